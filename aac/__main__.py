@@ -1,0 +1,3 @@
+from aac.cli import main
+
+main()

@@ -1,0 +1,68 @@
+"""The one interface every five-type classifier implements.
+
+Given items (text, section path, kind, source authority) a classifier returns, per item, a probability per
+type in the fixed order C, P, B, F, E, a label, a confidence, and whether it abstained. Pipeline stages
+and operators only ever talk to this interface; which classifier runs is a name in a registry.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import Protocol, Sequence
+
+from aac.schema import TYPES
+
+AUTHORITY_WEIGHTS: dict[str, float] = {"sys": 1.5, "dev": 1.25, "user": 1.0, "tool": 0.75, "retrieved": 0.6}
+
+
+@dataclass(frozen=True)
+class ItemInput:
+    text: str
+    section: tuple[str, ...] = ()
+    kind: str = "paragraph"
+    authority: str = "user"
+
+
+@dataclass(frozen=True)
+class Prediction:
+    label: str  # one of TYPES
+    proba: tuple[float, float, float, float, float]  # order: TYPES
+    confidence: float
+    abstained: bool = False
+    source: str = ""  # which classifier (or cascade stage) decided
+
+    def as_dict(self) -> dict[str, float]:
+        return dict(zip(TYPES, self.proba))
+
+
+class Classifier(Protocol):
+    name: str
+
+    def predict(self, items: Sequence[ItemInput]) -> list[Prediction]: ...
+
+
+def one_hot(label: str, confidence: float = 1.0) -> tuple[float, ...]:
+    """A distribution that puts ``confidence`` on ``label`` and spreads the rest evenly."""
+    rest = (1.0 - confidence) / (len(TYPES) - 1)
+    return tuple(confidence if t == label else rest for t in TYPES)
+
+
+# name -> "module:attribute" of a zero-argument factory; loaded lazily so heavy backends cost nothing until used.
+REGISTRY: dict[str, str] = {
+    "regex": "aac.classifiers.regex:RegexClassifier",
+}
+DEFAULT = "regex"
+
+
+def available() -> list[str]:
+    return sorted(REGISTRY)
+
+
+def get_classifier(name: str = "default", **options) -> Classifier:
+    """Build a classifier by registry name (``default`` = the best no-LLM variant)."""
+    key = DEFAULT if name == "default" else name
+    if key not in REGISTRY:
+        raise KeyError(f"unknown classifier {name!r}; available: {', '.join(available())}")
+    module, attr = REGISTRY[key].split(":")
+    return getattr(importlib.import_module(module), attr)(**options)

@@ -1,0 +1,89 @@
+"""The `aac` command line: one Typer app; each area of the package registers its own commands.
+
+Area modules (``aac/<area>/cli.py``) expose ``register(app, eval_app)`` and import their heavy
+dependencies (Prefect, torch, PyGithub, ...) inside the command functions, so that ``aac --help`` and
+quick commands such as ``aac compact`` start fast.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+from pathlib import Path
+
+import typer
+from rich.console import Console
+
+app = typer.Typer(help="AgentArtifactCorpus: crawl, process, type and publish AI coding-agent configuration files.",
+                  no_args_is_help=True, pretty_exceptions_show_locals=False)
+eval_app = typer.Typer(help="Evaluate classifiers and operators against the dev data and the paper's figures.",
+                       no_args_is_help=True)
+app.add_typer(eval_app, name="eval")
+
+console = Console(stderr=True)
+
+CorpusOpt = typer.Option(Path("data"), "--corpus", envvar="AAC_CORPUS", help="Corpus folder (Parquet tables + aac.duckdb).")
+
+# Each area's command module; adding an area is one line.
+AREAS: tuple[str, ...] = ()
+
+
+@app.command()
+def sql(
+    query: str = typer.Argument(..., help="SQL over the views artifacts, items, repos, crawl_queries, annotations, ..."),
+    corpus: Path = CorpusOpt,
+    format: str = typer.Option("table", "--format", "-f", help="table | csv | json"),
+    limit: int = typer.Option(0, "--limit", help="Show at most this many rows in table format (0 = all)."),
+) -> None:
+    """Run SQL against the corpus with DuckDB (views are refreshed over the Parquet folders first)."""
+    import duckdb
+
+    from aac.store import Corpus
+
+    c = Corpus(corpus)
+    try:
+        table = c.sql(query)
+    except duckdb.Error as exc:
+        console.print(f"[red]SQL error:[/red] {exc}")
+        raise typer.Exit(2)
+    c.refresh_catalog()
+    rows = table.to_pylist()
+    if format == "json":
+        sys.stdout.write(json.dumps(rows, default=str, ensure_ascii=False) + "\n")
+    elif format == "csv":
+        import csv
+
+        w = csv.DictWriter(sys.stdout, fieldnames=table.column_names)
+        w.writeheader()
+        w.writerows(rows)
+    elif format == "table":
+        from rich.table import Table
+
+        t = Table(show_lines=False)
+        for name in table.column_names:
+            t.add_column(name)
+        for r in rows[: limit or None]:
+            t.add_row(*("" if v is None else str(v) for v in r.values()))
+        Console().print(t)
+        if limit and len(rows) > limit:
+            console.print(f"({len(rows) - limit} more rows)")
+    else:
+        console.print(f"[red]unknown format {format!r}; use table, csv or json[/red]")
+        raise typer.Exit(2)
+
+
+def _register_areas() -> None:
+    for name in AREAS:
+        importlib.import_module(name).register(app, eval_app)
+
+
+_register_areas()
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,143 @@
+"""Arrow schemas of every corpus table, versioned.
+
+A table's schema is the contract between the steps that write it and the analysts who query it.
+Bump ``SCHEMA_VERSION`` when a column changes meaning or type; adding a nullable column is compatible.
+"""
+
+from __future__ import annotations
+
+import pyarrow as pa
+
+SCHEMA_VERSION = 1
+
+TYPES: tuple[str, ...] = ("C", "P", "B", "F", "E")
+TYPE_NAMES: dict[str, str] = {
+    "C": "Constraint",
+    "P": "Procedural",
+    "B": "Belief",
+    "F": "Preference",
+    "E": "Episodic",
+}
+
+_ts = pa.timestamp("us", tz="UTC")
+
+REPOS = pa.schema(
+    [
+        pa.field("full_name", pa.string(), nullable=False),
+        pa.field("stars", pa.int64()),
+        pa.field("forks", pa.int64()),
+        pa.field("language", pa.string()),
+        pa.field("license_spdx", pa.string()),
+        pa.field("license_source", pa.string()),  # "api" | "license_file" | "none"
+        pa.field("default_branch", pa.string()),
+        pa.field("pushed_at", _ts),
+        pa.field("is_fork", pa.bool_()),
+        pa.field("archived", pa.bool_()),
+        pa.field("fetched_at", _ts),
+    ]
+)
+
+ARTIFACTS = pa.schema(
+    [
+        pa.field("artifact_id", pa.string(), nullable=False),
+        pa.field("repo", pa.string(), nullable=False),
+        pa.field("path", pa.string(), nullable=False),
+        pa.field("platform", pa.string()),
+        pa.field("function", pa.string()),
+        pa.field("authorship", pa.string()),
+        pa.field("specificity", pa.string()),
+        pa.field("size_bytes", pa.int64()),
+        pa.field("blob_sha", pa.string()),
+        pa.field("commit_sha", pa.string()),
+        pa.field("html_url", pa.string()),
+        pa.field("license_spdx", pa.string()),
+        pa.field("content_sha256", pa.string()),
+        pa.field("near_dup_of", pa.string()),
+        pa.field("dup_cluster_size", pa.int32()),
+        pa.field("secrets_found", pa.int32()),
+        pa.field("status", pa.string()),  # "kept" | "dropped" | "private" | "removed"
+        pa.field("drop_reason", pa.string()),
+        pa.field("content", pa.string()),
+        pa.field("collected_at", _ts),
+        pa.field("removed_at", _ts),
+    ]
+)
+
+ITEMS = pa.schema(
+    [
+        pa.field("item_id", pa.string(), nullable=False),
+        pa.field("artifact_id", pa.string(), nullable=False),
+        pa.field("ordinal", pa.int32()),
+        pa.field("text", pa.string()),
+        pa.field("kind", pa.string()),  # bullet | paragraph | code | table_row | front_matter
+        pa.field("section_path", pa.list_(pa.string())),
+        pa.field("topic", pa.string()),
+        pa.field("type", pa.string()),  # one of TYPES
+        pa.field("type_proba", pa.list_(pa.float32(), 5)),
+        pa.field("classifier", pa.string()),
+        pa.field("confidence", pa.float32()),
+        pa.field("abstained", pa.bool_()),
+        pa.field("scope", pa.list_(pa.string())),  # topics; "*" = global; "glob:<pattern>" = file scope
+        pa.field("authority", pa.string()),
+        pa.field("n_tokens", pa.int32()),
+    ]
+)
+
+CRAWL_QUERIES = pa.schema(
+    [
+        pa.field("query_id", pa.string(), nullable=False),
+        pa.field("platform", pa.string()),
+        pa.field("query", pa.string()),
+        pa.field("size_lo", pa.int64()),
+        pa.field("size_hi", pa.int64()),  # exclusive
+        pa.field("reported_total", pa.int64()),
+        pa.field("pages_done", pa.int32()),
+        pa.field("fetched", pa.int64()),
+        pa.field("state", pa.string()),  # pending | split | done | failed
+        pa.field("updated_at", _ts),
+    ]
+)
+
+ANNOTATIONS = pa.schema(
+    [
+        pa.field("item_id", pa.string(), nullable=False),
+        pa.field("annotator", pa.string(), nullable=False),
+        pa.field("label", pa.string()),
+        pa.field("round", pa.int32()),
+        pa.field("meta", pa.bool_()),
+        pa.field("text", pa.string()),
+        pa.field("section_path", pa.list_(pa.string())),
+    ]
+)
+
+SCHEMAS: dict[str, pa.Schema] = {
+    "repos": REPOS,
+    "artifacts": ARTIFACTS,
+    "items": ITEMS,
+    "crawl_queries": CRAWL_QUERIES,
+    "annotations": ANNOTATIONS,
+}
+
+KEYS: dict[str, tuple[str, ...]] = {
+    "repos": ("full_name",),
+    "artifacts": ("artifact_id",),
+    "items": ("item_id",),
+    "crawl_queries": ("query_id",),
+    "annotations": ("item_id", "annotator", "round"),
+}
+
+
+def conform(table: pa.Table, schema: pa.Schema) -> pa.Table:
+    """Reorder/cast ``table`` to ``schema``, adding missing nullable columns as nulls; extra columns are an error."""
+    extra = set(table.column_names) - set(schema.names)
+    if extra:
+        raise ValueError(f"columns not in schema: {sorted(extra)}")
+    cols = []
+    for f in schema:
+        if f.name in table.column_names:
+            cols.append(table.column(f.name).cast(f.type))
+        else:
+            if not f.nullable:
+                raise ValueError(f"required column missing: {f.name}")
+            cols.append(pa.nulls(table.num_rows, f.type))
+    return pa.Table.from_arrays(cols, schema=schema)

@@ -1,0 +1,47 @@
+"""Shared fixtures: paths to the read-only dev data in ../shared/data and an isolated environment."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+SHARED_DATA = REPO_ROOT.parent / "shared" / "data"
+
+os.environ.setdefault("DO_NOT_TRACK", "1")
+os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
+os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "120")
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
+
+
+def shared_file(name: str) -> Path:
+    path = SHARED_DATA / name
+    if not path.exists():
+        pytest.skip(f"shared dev data not found at {path}")
+    return path
+
+
+@pytest.fixture
+def sample_path() -> Path:
+    """The 293 real agent configuration files (read-only; never copied into the repo)."""
+    return shared_file("agent_configs_sample.jsonl")
+
+
+@pytest.fixture
+def gold_path() -> Path:
+    return shared_file("gold_dev.jsonl")
+
+
+@pytest.fixture
+def phrasing_path() -> Path:
+    return shared_file("phrasing_dev.jsonl")
+
+
+@pytest.fixture
+def corpus(tmp_path):
+    from aac.store import Corpus
+
+    return Corpus(tmp_path / "corpus-root")

@@ -1,0 +1,66 @@
+import pyarrow as pa
+import pytest
+
+from aac.store import Corpus, register_view, DERIVED_VIEWS
+
+
+def test_upsert_twice_replaces_instead_of_duplicating(corpus):
+    corpus.upsert("repos", pa.table({"full_name": ["a/b", "c/d"], "stars": [1, 2]}))
+    corpus.upsert("repos", pa.table({"full_name": ["a/b", "e/f"], "stars": [5, 3]}))
+    rows = corpus.sql("select full_name, stars from repos order by full_name").to_pylist()
+    assert rows == [{"full_name": "a/b", "stars": 5}, {"full_name": "c/d", "stars": 2}, {"full_name": "e/f", "stars": 3}]
+
+
+def test_duplicate_keys_within_one_write_keep_the_last(corpus):
+    corpus.upsert("repos", pa.table({"full_name": ["a/b", "a/b"], "stars": [1, 9]}))
+    assert corpus.sql("select stars from repos").to_pylist() == [{"stars": 9}]
+
+
+def test_write_part_with_same_name_replaces(corpus):
+    corpus.write_part("crawl_queries", "q1", pa.table({"query_id": ["q1"], "pages_done": [1]}))
+    corpus.write_part("crawl_queries", "q1", pa.table({"query_id": ["q1"], "pages_done": [2]}))
+    assert corpus.read("crawl_queries").column("pages_done").to_pylist() == [2]
+
+
+def test_empty_tables_have_typed_views(corpus):
+    assert corpus.sql("select count(*) as n from items").to_pylist() == [{"n": 0}]
+    cols = corpus.sql("select * from artifacts").column_names
+    assert "drop_reason" in cols and "near_dup_of" in cols
+
+
+def test_unknown_column_is_rejected(corpus):
+    with pytest.raises(ValueError, match="not in schema"):
+        corpus.upsert("repos", pa.table({"full_name": ["a/b"], "bogus": [1]}))
+
+
+def test_leftover_temp_files_are_ignored(corpus):
+    corpus.write_part("repos", "p", pa.table({"full_name": ["a/b"]}))
+    (corpus.table_dir("repos") / ".tmp-dead.parquet").write_bytes(b"garbage from a killed writer")
+    assert corpus.count("repos") == 1
+
+
+def test_replace_recovers_when_killed_between_renames(corpus):
+    corpus.replace("repos", pa.table({"full_name": ["a/b"]}))
+    d = corpus.table_dir("repos")
+    d.rename(d.parent / "repos.old-deadbeef")  # the state a kill between the two renames leaves
+    assert Corpus(corpus.root).read("repos").column("full_name").to_pylist() == ["a/b"]
+
+
+def test_catalog_file_has_a_view_per_table(corpus):
+    import duckdb
+
+    corpus.upsert("repos", pa.table({"full_name": ["a/b"]}))
+    path = corpus.refresh_catalog()
+    con = duckdb.connect(str(path), read_only=True)
+    names = {r[0] for r in con.execute("select view_name from duckdb_views() where not internal").fetchall()}
+    con.close()
+    assert {"repos", "artifacts", "items", "crawl_queries", "annotations"} <= names
+
+
+def test_derived_view_registered_elsewhere_appears(corpus):
+    register_view("big_repos_test", "select * from repos where stars > 10")
+    try:
+        corpus.upsert("repos", pa.table({"full_name": ["a/b", "c/d"], "stars": [1, 20]}))
+        assert corpus.sql("select full_name from big_repos_test").to_pylist() == [{"full_name": "c/d"}]
+    finally:
+        DERIVED_VIEWS.pop("big_repos_test")
