@@ -1,0 +1,1 @@
+"""Where artifacts come from: GitHub code search (or its emulator) and local checkouts."""

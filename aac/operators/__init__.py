@@ -1,0 +1,1 @@
+"""aac.operators"""

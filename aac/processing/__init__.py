@@ -1,0 +1,1 @@
+"""Pure processing steps over Arrow batches / dataclasses: no Prefect, no network."""
