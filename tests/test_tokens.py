@@ -1,0 +1,13 @@
+from aac.tokens import ApproxBPETokenizer, count_tokens
+
+
+def test_counts_words_punctuation_and_splits_long_words():
+    t = ApproxBPETokenizer()
+    assert t.count("") == 0
+    assert t.count("Never push") == 3  # "Never" is 5 chars -> 2 pieces, "push" -> 1
+    assert t.count("a, b.") == 4
+
+
+def test_token_count_is_additive_over_whitespace_joins():
+    a, b = "Run `pnpm test` before pushing.", "Do not commit .env files!"
+    assert count_tokens(a + "\n" + b) == count_tokens(a) + count_tokens(b)
