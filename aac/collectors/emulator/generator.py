@@ -373,24 +373,29 @@ class _Generator:
 
     def _plant(self, lines: list[str], form: str) -> list[dict]:
         planted = []
+        start = lines.index("---", 1) + 1 if lines and lines[0] == "---" and "---" in lines[1:] else 1  # keep YAML intact
         for rate, make in ((SECRET_RATE, self._secret), (EMAIL_RATE, self._email)):
             if self.r() < rate:
                 kind, value, line = make()
                 if form == "aider_yaml":
                     line = "\n".join("# " + s for s in line.split("\n"))
-                lines.insert(1 + int(self.r() * len(lines)), line)
+                lines.insert(start + int(self.r() * max(1, len(lines) - start)), line)
                 planted.append({"kind": kind, "value": value})
         return planted
 
     # ---- copies ------------------------------------------------------------------------------------------
     def _near_copy(self, content: str, planted: list[dict], ctx: _Ctx) -> tuple[str, list[dict]]:
+        """A template adapted by its new owner: a bullet dropped or added (never inside front matter or code)."""
         lines = content.split("\n")
         for _ in range(1 + int(self.r() * 2)):
-            if len(lines) > 3 and self.r() < 0.6:
-                del lines[1 + int(self.r() * (len(lines) - 1))]
+            bullets = [i for i, line in enumerate(lines) if line.startswith(("- ", "* "))]
+            if not bullets:
+                lines.append("# " + self.fill(self.pick(G.COMPILED["C"]), ctx))
+            elif len(bullets) > 2 and self.r() < 0.5:
+                del lines[self.pick(bullets)]
             else:
-                kind = self.pick("CPBFE")
-                lines[1 + int(self.r() * max(1, len(lines) - 1)):1] = self._item(kind, ctx)
+                at = self.pick(bullets) + 1
+                lines[at:at] = [lines[at - 1][:2] + self.fill(self.pick(G.COMPILED[self.pick("CPBFE")]), ctx)]
         text = "\n".join(lines)
         return text, [p for p in planted if p["value"] in text]
 
