@@ -200,13 +200,20 @@ POINTERS = ("@AGENTS.md\n", "@AGENTS.md\n", "@AGENTS.md\n", "See @AGENTS.md\n", 
 _SLOT = re.compile(r"\{(\w+)\}")
 
 
+# slots whose value is a property of the repository (its stack and commands) rather than a free choice
+CONTEXT_SLOTS = frozenset({"test", "build", "lint", "pm", "fw", "lang", "ext", "db", "dbl", "kind", "event",
+                           "event_lc"})
+
+
 @dataclass(frozen=True)
 class Template:
     parts: tuple[str, ...]  # literal, slot, literal, slot, ..., literal
+    context_free: bool = False  # no slot depends on the repository
 
 
 def compile_template(text: str) -> Template:
-    return Template(tuple(_SLOT.split(text)))
+    parts = tuple(_SLOT.split(text))
+    return Template(parts, not (set(parts[1::2]) & CONTEXT_SLOTS))
 
 
 COMPILED: dict[str, tuple[Template, ...]] = {k: tuple(compile_template(t) for t in v) for k, v in TEMPLATES.items()}
