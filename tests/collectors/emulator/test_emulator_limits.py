@@ -118,3 +118,25 @@ def test_date_header_follows_the_virtual_clock():
     with EmulatorServer(RECS, profile=QUIET, clock=clock) as s, requests.Session() as http:
         r = search(http, s.url)
         assert parsedate_to_datetime(r.headers["Date"]).timestamp() == pytest.approx(1_800_000_000)
+
+
+def test_real_clock_mode_says_so_and_refuses_to_be_advanced():
+    from aac.collectors.clock import RealClock
+
+    with EmulatorServer(RECS, profile=QUIET, clock=RealClock()) as s, requests.Session() as http:
+        assert search(http, s.url).headers["X-Emulator-Clock"] == "real"
+        assert http.get(f"{s.url}/_emulator/clock").json()["virtual"] is False
+        assert http.post(f"{s.url}/_emulator/clock/advance", json={"seconds": 5}).status_code == 409
+
+
+def test_concurrent_requests_never_overspend_the_limit():
+    from concurrent.futures import ThreadPoolExecutor
+
+    with EmulatorServer(RECS, profile=QUIET, clock=VirtualClock()) as s:
+        def one(_):
+            return requests.get(f"{s.url}/search/code", params={"q": "filename:AGENTS.md"},
+                                headers={"Authorization": "token one"}).status_code
+
+        with ThreadPoolExecutor(8) as pool:
+            codes = list(pool.map(one, range(40)))
+        assert codes.count(200) == 10
