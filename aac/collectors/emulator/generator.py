@@ -100,6 +100,8 @@ class _Generator:
             "test": lambda c: c.test, "build": lambda c: c.build, "lint": lambda c: c.lint, "pm": lambda c: c.pm,
             "fw": lambda c: c.fw, "lang": lambda c: c.lang, "ext": lambda c: c.ext, "db": lambda c: c.db,
             "dbl": lambda c: c.db.lower(), "kind": lambda c: c.kind, "tool": lambda c: self.pick(G.TOOLS),
+            "ci": lambda c: self.pick(G.CI_TOOLS), "mono": lambda c: self.pick(G.MONOREPO_TOOLS),
+            "devtool": lambda c: self.pick(G.DEV_TOOLS), "api": lambda c: self.pick(G.API_TOOLS),
             "dir": lambda c: self.pick(G.DIRS), "dir2": lambda c: self.pick(G.DIRS), "gen": lambda c: self.pick(G.GENERATED_DIRS),
             "mod": lambda c: self.pick(G.MODULES), "n": lambda c: str(1 + int(self.r() * 9)),
             "n2": lambda c: str(int(self.r() * 20)), "a": lambda c: self.pick(G.THINGS_A),
@@ -165,7 +167,12 @@ class _Generator:
             name = f"{owner}/{project}-{self.chars(_LOWER_DIGITS, 3)}"
         self.repo_names.add(name)
         lang, fws, pms, tests, builds, lints, ext = _ECOS.pick(self.r())
-        ctx = _Ctx(project, lang, self.pick(fws), self.pick(pms), self.pick(tests), self.pick(builds),
+        pm = self.pick(pms)
+        if lang in ("TypeScript", "JavaScript"):  # commands agree with the package manager
+            tests = (f"{pm} test", f"{pm} run test", "npx vitest run", "npx jest")
+            builds = (f"{pm} run build", "npx tsc --noEmit")
+            lints = (f"{pm} run lint", "npx eslint .", "npx biome check .")
+        ctx = _Ctx(project, lang, self.pick(fws), pm, self.pick(tests), self.pick(builds),
                    self.pick(lints), ext, self.pick(G.DATABASES), self.pick(G.TOOLS), project.split("-")[1])
         spdx = _LICENSES.pick(self.r())
         meta = {
@@ -279,6 +286,7 @@ class _Generator:
     def _sections(self, ctx: _Ctx, budget: int, level: str = "##") -> list[str]:
         # the hot loop of the generator: locals instead of attribute look-ups
         r, fill, compiled, item = self.r, self.fill, G.COMPILED, self._item
+        said: set[str] = set()  # real files rarely repeat a sentence
         lines: list[str] = []
         size = 0
         while size < budget:
@@ -292,6 +300,9 @@ class _Generator:
                     continue
                 templates = compiled[kind]
                 text = fill(templates[int(r() * len(templates))], ctx)
+                if text in said:
+                    continue
+                said.add(text)
                 block.append((f"{i}. " if marker == "1. " else marker) + text)
             size += sum(map(len, block)) + len(block)
             lines.extend(block)

@@ -56,6 +56,10 @@ MODULES = ("auth", "billing", "payments", "search", "notifications", "users", "o
 TOOLS = ("Docker", "docker compose", "Terraform", "GitHub Actions", "Kubernetes", "Makefile", "pre-commit",
          "Playwright", "Storybook", "Sentry", "OpenTelemetry", "Prisma", "Drizzle", "Alembic", "Tailwind CSS",
          "Zod", "tRPC", "GraphQL", "Redux", "Zustand", "Vite", "Webpack", "Turborepo", "Nx", "Bazel")
+CI_TOOLS = ("GitHub Actions", "CircleCI", "GitLab CI", "Buildkite", "Jenkins", "the pre-commit hook")
+MONOREPO_TOOLS = ("Turborepo", "Nx", "pnpm workspaces", "Bazel", "Lerna", "Cargo workspaces", "Go workspaces")
+DEV_TOOLS = ("Docker", "docker compose", "Tilt", "devcontainers", "Nix", "a Makefile", "mise")
+API_TOOLS = ("tRPC", "GraphQL", "OpenAPI", "gRPC", "REST")
 STYLES = ("camelCase", "snake_case", "PascalCase", "kebab-case")
 QUALITIES = ("small", "focused", "pure", "well-named", "typed", "documented", "idempotent", "testable")
 THINGS_A = ("composition", "early returns", "named exports", "async/await", "dataclasses", "interfaces",
@@ -66,10 +70,10 @@ THINGS_B = ("inheritance", "nested conditionals", "default exports", "raw promis
             "print debugging", "singletons", "copy-pasted tests")
 ACTIONS = ("refactor", "rename", "delete", "move", "reformat", "rewrite", "upgrade")
 EVENTS = ("Migrated {mod} from {b} to {a}", "Fixed a flaky test in {mod}; root cause was a timezone assumption",
-          "Upgraded {fw} to the latest major version", "Switched the CI runner to {tool}",
+          "Upgraded {fw} to the latest major version", "Switched the CI runner to {ci}",
           "Removed the legacy {mod} endpoint", "Split {mod} out of the monolith", "Added retries to the {mod} client",
           "Moved configuration into environment variables", "Introduced {tool} for {mod}",
-          "Dropped support for the old {mod} API", "Cut build time in half by caching {tool} layers",
+          "Dropped support for the old {mod} API", "Cut build time in half by caching Docker layers",
           "Found a memory leak in {mod} under load", "Renamed {dir} to keep module names consistent")
 PROJECT_WORDS = ("atlas", "beacon", "cinder", "delta", "ember", "falcon", "garnet", "harbor", "iris", "juniper",
                  "kestrel", "lumen", "meridian", "nimbus", "orbit", "pylon", "quartz", "raven", "sierra", "tundra",
@@ -155,16 +159,16 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
     "B": (
         "This is a {fw} {kind} written in {lang}.",
         "The {mod} logic lives in `{dir}/{mod}`.",
-        "We use {db} for persistence and {tool} for local development.",
+        "We use {db} for persistence and {devtool} for local development.",
         "`{dir}/` contains the {mod} module; `{dir2}/` holds shared helpers.",
         "The project targets {lang} with {fw} on the backend.",
         "Authentication is handled by the `{mod}` service.",
         "Configuration is read from environment variables at start-up.",
         "The API is versioned under `/api/v{n}`.",
-        "{tool} runs on every pull request.",
-        "The monorepo is managed with {tool}; each package has its own tests.",
+        "{ci} runs on every pull request.",
+        "The monorepo is managed with {mono}; each package has its own tests.",
         "State is kept in {db}; caches expire after {n}0 minutes.",
-        "The frontend talks to the backend through a typed {tool} client.",
+        "The frontend talks to the backend through a typed {api} client.",
         "Background jobs for {mod} run on a queue backed by {db}.",
         "Most of the business rules are in `{dir}/{mod}.{ext}`.",
     ),
