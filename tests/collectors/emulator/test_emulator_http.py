@@ -175,3 +175,17 @@ def test_pygithub_runs_unchanged_against_the_emulator(server):
     assert repo.default_branch == "main"
     assert repo.get_contents(f.path, ref=f.html_url.split("/")[6]).decoded_content.startswith(b"# repo ")
     assert g.get_rate_limit().resources.search.limit > 0
+
+
+def test_paths_with_spaces_and_unicode_round_trip(http):
+    path = "docs/über notes/AGENTS.md"
+    with EmulatorServer([{"repo": "u/ni", "path": path, "content": "héllo"}], profile="ideal") as s:
+        item = http.get(f"{s.url}/search/code", params={"q": "filename:AGENTS.md"}, headers=AUTH).json()["items"][0]
+        assert item["path"] == path
+        content = http.get(item["url"], headers=AUTH).json()
+        assert content["path"] == path
+        assert http.get(content["download_url"]).content == "héllo".encode()
+        from github import Auth, Github
+
+        g = Github(base_url=s.url, auth=Auth.Token("x"), retry=None, seconds_between_requests=0)
+        assert g.get_repo("u/ni").get_contents(path).decoded_content == "héllo".encode()

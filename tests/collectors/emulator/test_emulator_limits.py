@@ -140,3 +140,23 @@ def test_concurrent_requests_never_overspend_the_limit():
         with ThreadPoolExecutor(8) as pool:
             codes = list(pool.map(one, range(40)))
         assert codes.count(200) == 10
+
+
+def test_pygithub_recognises_both_kinds_of_limit():
+    from github import Auth, Github
+    from github.GithubException import RateLimitExceededException
+    from github.Requester import Requester
+
+    prof = replace(QUIET, search_limit=1, limit_429_share=0.0)
+    with EmulatorServer(RECS, profile=prof, clock=VirtualClock()) as s:
+        g = Github(base_url=s.url, auth=Auth.Token("x"), retry=None, seconds_between_requests=0, per_page=100)
+        assert len(list(g.search_code("filename:AGENTS.md"))) == len(RECS)  # one page spends the only request
+        with pytest.raises(RateLimitExceededException) as primary:
+            list(g.search_code("filename:AGENTS.md size:1"))
+        assert Requester.isPrimaryRateLimitError(primary.value.data["message"])
+    prof = replace(QUIET, secondary_rate=1.0)
+    with EmulatorServer(RECS, profile=prof, clock=VirtualClock()) as s:
+        g = Github(base_url=s.url, auth=Auth.Token("x"), retry=None, seconds_between_requests=0)
+        with pytest.raises(RateLimitExceededException) as secondary:
+            list(g.search_code("filename:AGENTS.md"))
+        assert Requester.isSecondaryRateLimitError(secondary.value.data["message"])
