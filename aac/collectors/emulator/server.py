@@ -18,6 +18,7 @@ class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"  # keep-alive: PyGithub reuses one connection
     disable_nagle_algorithm = True  # headers and body go out as separate writes; Nagle + delayed ACK = 40 ms each
     wbufsize = 1 << 16  # ... and buffer them into one segment anyway (flushed after every request)
+    timeout = 60  # idle keep-alive connections are dropped, so a stopped server's threads end
     server_version = "GitHubEmulator/1.0"
     sys_version = ""
 
@@ -35,6 +36,8 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         if payload:
             self.wfile.write(payload)
+        if getattr(self.server, "stopping", False):
+            self.close_connection = True
 
     def do_GET(self) -> None:  # noqa: N802 (http.server naming)
         self._serve("GET")
@@ -83,6 +86,7 @@ class EmulatorServer:
     def stop(self) -> None:
         httpd, self._httpd = self._httpd, None
         if httpd is not None:
+            httpd.stopping = True  # type: ignore[attr-defined]  # kept-alive connections close after their next reply
             httpd.shutdown()
             httpd.server_close()
         if self._thread is not None:
