@@ -9,7 +9,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 from ..clock import Clock, VirtualClock
-from .api import EmulatorApi
+from .api import EmulatorApi, Response
 from .profiles import Profile, get_profile
 from .snapshot import load_snapshot
 
@@ -27,7 +27,10 @@ class _Handler(BaseHTTPRequestHandler):
         body = self.rfile.read(length) if length else b""
         host = self.headers.get("Host") or f"{self.server.server_address[0]}:{self.server.server_address[1]}"
         api: EmulatorApi = self.server.api  # type: ignore[attr-defined]
-        resp = api.handle(method, self.path, self.headers, body, f"http://{host}")
+        try:
+            resp = api.handle(method, self.path, self.headers, body, f"http://{host}")
+        except Exception as exc:  # an emulator bug must show up as an answer, not as a dropped connection
+            resp = Response.json(500, {"message": f"emulator error: {type(exc).__name__}: {exc}"})
         self.send_response(resp.status)
         for k, v in resp.headers.items():
             self.send_header(k, v)
