@@ -11,6 +11,7 @@ YAML is kept as text and reported in ``Segmented.warnings`` so the process step 
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
@@ -143,12 +144,55 @@ def _split_front_matter(content: str, out: _Builder) -> tuple[dict | None, int, 
     if root is None and data in ({}, None) and block.strip() == "" or (root is None and data is None and _only_comments(block)):
         return {}, end + 1, []
     if not isinstance(root, yaml.MappingNode) or not isinstance(data, dict):
+        # Cursor writes `globs: **/*.ts, src/**` unquoted, which is not YAML (`*` starts an alias); its own
+        # reader is line-based, so ours falls back to that before giving up.
+        lenient = _lenient_front_matter(lines[1:end])
+        if lenient is not None:
+            data, keys = lenient
+            for k, (first, last) in keys.items():
+                if data[k] not in ("", [], None):
+                    out.add("\n".join(lines[1 + first : 2 + last]), "front_matter", (), first + 2)
+            return data, end + 1, ["front_matter_not_yaml"]
         # Malformed: keep every line as text so nothing is lost, and say so.
         for i in range(1, end):
             out.add(lines[i], "paragraph", (), i + 1)
         return None, end + 1, ["malformed_front_matter"]
     _mapping_items(block, root, out, kind="front_matter", line_offset=1)
     return data, end + 1, []
+
+
+_FM_KEY = re.compile(r"^([A-Za-z_][\w.-]*)[ \t]*:(?:[ \t]+(.*))?$")
+
+
+def _lenient_front_matter(lines: list[str]) -> tuple[dict, dict[str, tuple[int, int]]] | None:
+    """``key: value`` lines (values unparsed strings, ``- x`` continuations as lists), or None if not that shape.
+
+    Returns the mapping and, per key, its first and last line index within ``lines``.
+    """
+    data: dict = {}
+    spans: dict[str, tuple[int, int]] = {}
+    key = None
+    for i, ln in enumerate(lines):
+        if not ln.strip() or ln.lstrip().startswith("#"):
+            continue
+        m = _FM_KEY.match(ln)
+        if m:
+            key = m.group(1)
+            value = (m.group(2) or "").strip()
+            if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+                value = value[1:-1]
+            data[key], spans[key] = value, (i, i)
+        elif key is not None and (ln[0] in " \t" or ln.startswith("- ")):
+            item = ln.strip()
+            if item.startswith("- "):
+                prev = data[key]
+                data[key] = (prev if isinstance(prev, list) else ([prev] if prev else [])) + [item[2:].strip()]
+            else:
+                data[key] = f"{data[key]} {item}".strip() if isinstance(data[key], str) else data[key]
+            spans[key] = (spans[key][0], i)
+        else:
+            return None
+    return (data, spans) if data else None
 
 
 def _only_comments(block: str) -> bool:
@@ -248,6 +292,8 @@ def _segment_markdown(body: str, out: _Builder, md: MarkdownIt, line_offset: int
     section: tuple[str, ...] = ()
     # Innermost-last stack of open containers; a list item's entry records whether its bullet text was seen.
     containers: list[list] = []
+    quote_depth = 0
+    src_lines: list[str] | None = None
     row: list[str] | None = None
     row_line: int | None = None
     n = len(tokens)
@@ -281,16 +327,31 @@ def _segment_markdown(body: str, out: _Builder, md: MarkdownIt, line_offset: int
             if containers and containers[-1][0] == "list_item" and not containers[-1][1]:
                 containers[-1][1] = True
                 kind = "bullet"
-            out.add(inline.content, kind, section, line)
+            content = inline.content
+            if quote_depth and tok.map:
+                # Keep the quote markers: an agent reads "> Note: ..." as written, and the item then stays a
+                # verbatim (whitespace-normalised) substring of the file, which compaction relies on.
+                if src_lines is None:
+                    src_lines = body.split("\n")
+                content = "\n".join(ln.strip() for ln in src_lines[tok.map[0] : tok.map[1]])
+            if "\n" in content:
+                for k, (offset, part) in enumerate(statement_lines(content)):
+                    out.add(part, kind if k == 0 else ("bullet" if kind == "bullet" else "paragraph"), section,
+                            None if line is None else line + offset)
+            else:
+                out.add(content, kind, section, line)
             i += 3
             continue
         if t == "list_item_open":
             containers.append(["list_item", False])
         elif t == "blockquote_open":
             containers.append(["blockquote", False])
+            quote_depth += 1
         elif t in ("list_item_close", "blockquote_close"):
             if containers:
                 containers.pop()
+            if t == "blockquote_close":
+                quote_depth -= 1
         elif t == "fence" or t == "code_block":
             line = tok.map[0] + 1 + line_offset if tok.map else None
             if t == "fence":
@@ -319,6 +380,42 @@ def _heading_text(content: str) -> str:
     if len(lines) > 1:
         lines = [ln for ln in lines if not _RULER.match(ln)] or lines
     return " ".join(lines)
+
+
+_END_OF_STATEMENT = re.compile(r"(?:[.!?:;。！？：；]|[.!?]\*\*|\*\*:?)\s*$")
+_STARTS_LABEL = re.compile(r"^(?:\*\*|__|@|--|->|→|•|>|[│├└┌]|\*\w[^*]*(?:\*:|:\*)|[A-Z][\w ./-]{0,30}:\s)")
+_SHORT_LINE = 60  # display columns; a soft-wrapped line (72-120 columns) is longer unless it ends the paragraph
+
+
+def _width(line: str) -> int:
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in line)
+
+
+def statement_lines(text: str) -> list[tuple[int, str]]:
+    """Split a paragraph at hard line breaks only, keeping soft-wrapped lines together.
+
+    Plain-text rule files put one statement per line without list markers ("use sql for the database" /
+    "all tables have a uuid key"); Markdown would render them as one paragraph, but each line is its own
+    rule, and its own item. A break is hard when the line ends a statement (. ! ? : ; or a Markdown hard
+    break), the next line opens a label ("**macOS:**", "@file", "Step 2:"), or the line is too short to be
+    a wrap. Returns (line offset within the paragraph, text) pairs.
+    """
+    lines = text.split("\n")
+    out: list[tuple[int, str]] = []
+    start = 0
+    for k in range(len(lines) - 1):
+        a, b = lines[k], lines[k + 1].lstrip()
+        hard = (
+            a.endswith(("  ", "\\"))
+            or _END_OF_STATEMENT.search(a) is not None
+            or _STARTS_LABEL.match(b) is not None
+            or (_width(a.strip()) < _SHORT_LINE and not a.rstrip().endswith((",", "(", "-", "/", "—", "–", "、", "，")))
+        )
+        if hard:
+            out.append((start, "\n".join(lines[start : k + 1])))
+            start = k + 1
+    out.append((start, "\n".join(lines[start:])))
+    return out
 
 
 def _html_block(tok, out: _Builder, section: tuple[str, ...], line_offset: int) -> None:
