@@ -139,7 +139,7 @@ def _split_front_matter(content: str, out: _Builder) -> tuple[dict | None, int, 
     try:
         root = yaml.compose(block, Loader=_SafeLoader) if block.strip() else None
         data = yaml.load(block, Loader=_SafeLoader) if block.strip() else {}
-    except yaml.YAMLError:
+    except Exception:  # noqa: BLE001 - YAMLError, bad dates (ValueError), deep nesting (RecursionError): all "not YAML"
         root, data = None, None
     if root is None and data in ({}, None) and block.strip() == "" or (root is None and data is None and _only_comments(block)):
         return {}, end + 1, []
@@ -225,7 +225,7 @@ def _segment_yaml_config(content: str, out: _Builder) -> list[str]:
     try:
         root = yaml.compose(content, Loader=_SafeLoader)
         warnings: list[str] = []
-    except yaml.YAMLError:
+    except Exception:  # noqa: BLE001 - YAMLError, bad dates (ValueError), deep nesting (RecursionError): all "not YAML"
         root, warnings = None, ["malformed_yaml"]
     items: list[tuple[int, str, str]] = []  # (line, kind, text), merged in line order
     if isinstance(root, yaml.MappingNode):

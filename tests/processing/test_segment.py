@@ -172,3 +172,9 @@ def test_every_segment_has_a_known_kind_and_its_token_count():
     segs = segment(md, "x.mdc")
     assert {s.kind for s in segs} == {"front_matter", "bullet", "paragraph", "code", "table_row"}
     assert all(s.kind in KINDS and s.n_tokens == count_tokens(s.text) for s in segs)
+
+
+def test_yaml_that_fails_to_construct_or_nests_too_deep_does_not_crash():
+    bad_date = segment_document("---\ndate: 2001-02-30\n---\nx\n", "a.mdc")
+    assert bad_date.front_matter == {"date": "2001-02-30"} and bad_date.warnings == ("front_matter_not_yaml",)
+    assert segment_document("[" * 5000, "a.yml").warnings == ("malformed_yaml",)
