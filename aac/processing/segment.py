@@ -51,9 +51,13 @@ class Segmented:
     warnings: tuple[str, ...] = field(default_factory=tuple)
 
 
+MAX_NESTING = 50  # markdown-it stops parsing deeper blocks; see _recover_lost_lines
+
+
 def _markdown(indented_code: bool) -> MarkdownIt:
-    md = MarkdownIt("commonmark").enable("table")
+    md = MarkdownIt("commonmark", {"maxNesting": MAX_NESTING}).enable("table")
     md.disable("inline")  # block structure is all we need; items keep raw inline source
+    md.disable("reference")  # "[id]: url" definitions are content here, kept as paragraphs
     if not indented_code:
         md.disable("code")
     return md
@@ -101,7 +105,8 @@ def segment_document(content: str, path: str) -> Segmented:
         return Segmented(out.segments, None, tuple(warnings))
     front, body_start, warnings = _split_front_matter(content, out)
     body = "\n".join(content.split("\n")[body_start:]) if body_start else content
-    _segment_markdown(body, out, _MD_PLAIN if fmt == "plain_rules" else _MD, line_offset=body_start)
+    if not _segment_markdown(body, out, _MD_PLAIN if fmt == "plain_rules" else _MD, line_offset=body_start):
+        warnings.append("markdown_nesting_limit")
     return Segmented(out.segments, front, tuple(warnings))
 
 
@@ -285,8 +290,17 @@ def _comment_paragraphs(content: str):
 _TAG_ONLY = re.compile(r"^\s*</?[A-Za-z][^>]*>\s*$")
 
 
-def _segment_markdown(body: str, out: _Builder, md: MarkdownIt, line_offset: int) -> None:
+def _segment_markdown(body: str, out: _Builder, md: MarkdownIt, line_offset: int) -> bool:
+    """Append the body's items; False when nesting past MAX_NESTING made markdown-it drop lines (recovered)."""
     tokens = md.parse(body)
+    if tokens and max(t.level for t in tokens) >= MAX_NESTING - 2:
+        _recover_lost_lines(body, tokens, out, line_offset)
+        return False
+    _segment_markdown_tokens(body, tokens, out, line_offset)
+    return True
+
+
+def _segment_markdown_tokens(body: str, tokens, out: _Builder, line_offset: int) -> None:
     headings: list[tuple[int, str]] = []
     seen_heading = False
     section: tuple[str, ...] = ()
@@ -380,6 +394,34 @@ def _heading_text(content: str) -> str:
     if len(lines) > 1:
         lines = [ln for ln in lines if not _RULER.match(ln)] or lines
     return " ".join(lines)
+
+
+_MARKER_ONLY = re.compile(r"^[\s>*+\-]*(?:\d+[.)])?[\s>*+\-]*$")
+_LEAF_TYPES = frozenset({"paragraph_open", "fence", "code_block", "html_block", "heading_open", "hr", "table_open"})
+
+
+def _recover_lost_lines(body: str, tokens, out: _Builder, line_offset: int) -> None:
+    """Pathologically deep nesting: segment what markdown-it kept, then add every uncovered line as text.
+
+    Past ``maxNesting`` markdown-it silently skips the rest of the enclosing block; rather than lose those
+    lines, the parse is redone from the tokens' line coverage and the file is flagged.
+    """
+    covered = bytearray(body.count("\n") + 1)
+    for t in tokens:
+        if t.type in _LEAF_TYPES and t.map:
+            covered[t.map[0] : t.map[1]] = b"\x01" * (t.map[1] - t.map[0])
+    inner = _Builder()
+    _segment_markdown_tokens(body, tokens, inner, line_offset)
+    found = [(s.line or 0, s) for s in inner.segments]
+    for k, ln in enumerate(body.split("\n")):
+        if not covered[k] and ln.strip() and not _MARKER_ONLY.match(ln):
+            text = ln.strip().lstrip(">").strip()
+            text = re.sub(r"^(?:[*+\-]|\d+[.)])\s+", "", text)
+            if text:
+                found.append((k + 1 + line_offset, Segment(0, text, "paragraph", (), k + 1 + line_offset, 0)))
+    found.sort(key=lambda p: p[0])
+    for _, s in found:
+        out.add(s.text, s.kind, s.section_path, s.line)
 
 
 _END_OF_STATEMENT = re.compile(r"(?:[.!?:;。！？：；]|[.!?]\*\*|\*\*:?)\s*$")

@@ -178,3 +178,15 @@ def test_yaml_that_fails_to_construct_or_nests_too_deep_does_not_crash():
     bad_date = segment_document("---\ndate: 2001-02-30\n---\nx\n", "a.mdc")
     assert bad_date.front_matter == {"date": "2001-02-30"} and bad_date.warnings == ("front_matter_not_yaml",)
     assert segment_document("[" * 5000, "a.yml").warnings == ("malformed_yaml",)
+
+
+def test_nesting_past_the_parser_limit_loses_no_line_and_is_flagged():
+    md = "".join("  " * i + f"- item{i}\n" for i in range(80)) + "\nafter\n"
+    doc = segment_document(md, "AGENTS.md")
+    assert texts(doc.segments) == [f"item{i}" for i in range(80)] + ["after"]
+    assert [s.ordinal for s in doc.segments] == list(range(81))
+    assert doc.warnings == ("markdown_nesting_limit",)
+
+
+def test_link_reference_definitions_are_kept_as_text():
+    assert texts(segment("[docs]: https://example.org/docs\n", "CLAUDE.md")) == ["[docs]: https://example.org/docs"]
