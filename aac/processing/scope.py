@@ -19,13 +19,18 @@ from aac.ids import stable_id
 GLOBAL = "*"
 ROOT_TOPIC = "(root)"
 
+# "Critical files", "Important links": a list of things, not a list of rules.
+_NOT_A_LIST_OF_THINGS = (r"(?!\s+(?:files?|paths?|links?|references?|resources?|documents?|docs|concepts?|context|"
+                         r"commands?|workflows?|components?|modules?|dependencies|directories|folders|urls))")
+
 # Latin-script keywords, matched as whole words on lower-cased, accent-stripped titles.
 _LATIN_GLOBAL = [
     # en
-    r"rules?", r"constraints?", r"safety", r"security", r"guard ?rails?", r"conventions?", r"critical",
-    r"important", r"boundar(?:y|ies)", r"mandatory", r"non[- ]negotiable", r"restrictions?", r"prohibit(?:ed|ions?)",
+    r"rules?", r"constraints?", r"safety", r"security", r"guard ?rails?", r"conventions?",
+    r"critical" + _NOT_A_LIST_OF_THINGS, r"important" + _NOT_A_LIST_OF_THINGS, r"boundar(?:y|ies)", r"mandatory", r"non[- ]negotiable", r"restrictions?", r"prohibit(?:ed|ions?)",
     r"forbidden", r"polic(?:y|ies)", r"must(?: not)?", r"never", r"red lines?", r"dos? (?:and|&|/) donts?",
-    r"do ?& ?dont", r"donts?", r"hard limits?", r"ground rules", r"invariants?",
+    r"do ?& ?dont", r"do[- ]not", r"hard limits?", r"ground rules", r"invariants?", r"avoid", r"pitfalls?",
+    r"anti[- ]?patterns?", r"mistakes", r"red flags?", r"not to do", r"required", r"standards", r"secrets",
     # de
     r"regeln?", r"einschrankungen", r"beschrankungen", r"sicherheit", r"richtlinien", r"konventionen",
     r"projektkonventionen", r"wichtig(?:e|es)?", r"kritisch(?:e|es)?", r"grenzen", r"verbote?n?", r"pflicht\w*",

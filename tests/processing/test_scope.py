@@ -10,6 +10,7 @@ from aac.processing.scope import is_global_section, scope_of, slug, topic_of, to
     [
         "Rules", "Hard Constraints", "🔒 SECURITY (Zero Tolerance)", "Safety", "Guardrails", "Project Conventions",
         "CRITICAL", "Important notes", "Do's and Don'ts", "Dos & Don'ts", "Boundaries", "Never Commit",
+        "Things not to do", "Common Pitfalls to Avoid", "Anti-Patterns", "⚠️ RED FLAGS - Auto-Stop", "Coding Standards",
         "Regeln", "Sicherheitsrichtlinien und Sicherheit", "Wichtige Hinweise",  # de
         "Règles du projet", "Contraintes", "Sécurité",  # fr
         "Reglas", "Restricciones", "Seguridad",  # es
@@ -71,3 +72,8 @@ def test_topic_tree_nests_headings_and_counts_items():
     assert tree["children"]["A"]["n_items"] == 1
     assert tree["children"]["A"]["children"]["B"] == {"id": "a/b", "title": "B", "n_items": 2, "children": {}}
     assert set(tree["children"]) == {"A", "C"}
+
+
+@pytest.mark.parametrize("title", ["Critical files", "🔗 Important Files", "Important Links", "DRY Principle (Don't Repeat Yourself)"])
+def test_lists_of_things_and_dont_repeat_yourself_are_not_global(title):
+    assert not is_global_section(title)
