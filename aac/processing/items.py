@@ -78,16 +78,19 @@ def itemize(
 
 
 def itemize_many(
-    records: Iterable[tuple[str, str, str]], classifier: Classifier | None = None, batch_size: int = 4096
+    records: Iterable[tuple[str, str, str]], classifier: Classifier | None = None, batch_size: int = 4096,
+    authority: str = "user",
 ) -> Iterator[pa.RecordBatch]:
     """Record batches of ``items`` rows for (artifact_id, path, content) records, typed a batch at a time.
 
-    A file's items may straddle two batches; every batch holds at least ``batch_size`` rows except the last.
+    A record may carry a fourth element, its own authority. A file's items may straddle two batches; every
+    batch holds at least ``batch_size`` rows except the last.
     """
     clf = _resolve(classifier)
     pending: list[tuple] = []
-    for artifact, path, content in records:
-        pending.extend(_pending(artifact, path, content, "user"))
+    for record in records:
+        artifact, path, content = record[0], record[1], record[2]
+        pending.extend(_pending(artifact, path, content, record[3] if len(record) > 3 else authority))
         if len(pending) >= batch_size:
             yield _batch(_rows(pending, clf))
             pending = []

@@ -426,6 +426,11 @@ def _recover_lost_lines(body: str, tokens, out: _Builder, line_offset: int) -> N
 
 _END_OF_STATEMENT = re.compile(r"(?:[.!?:;。！？：；]|[.!?]\*\*|\*\*:?)\s*$")
 _STARTS_LABEL = re.compile(r"^(?:\*\*|__|@|--|->|→|•|>|[│├└┌]|\*\w[^*]*(?:\*:|:\*)|[A-Z][\w ./-]{0,30}:\s)")
+_LAST_WORD = re.compile(  # a line ending in a function word continues on the next one
+    r"\b(?:a|an|the|and|or|but|nor|of|to|in|on|for|with|at|by|from|as|is|are|be|that|which|who|if|when|than|"
+    r"into|onto|via|per|not|no|your|our|its|their|this|these|those|all|any|each|every|using|use)\s*$",
+    re.IGNORECASE,
+)
 _SHORT_LINE = 60  # display columns; a soft-wrapped line (72-120 columns) is longer unless it ends the paragraph
 
 
@@ -451,7 +456,11 @@ def statement_lines(text: str) -> list[tuple[int, str]]:
             a.endswith(("  ", "\\"))
             or _END_OF_STATEMENT.search(a) is not None
             or _STARTS_LABEL.match(b) is not None
-            or (_width(a.strip()) < _SHORT_LINE and not a.rstrip().endswith((",", "(", "-", "/", "—", "–", "、", "，")))
+            or (
+                _width(a.strip()) < _SHORT_LINE
+                and not a.rstrip().endswith((",", "(", "-", "/", "—", "–", "、", "，", "&", "+", "="))
+                and _LAST_WORD.search(a) is None
+            )
         )
         if hard:
             out.append((start, "\n".join(lines[start : k + 1])))

@@ -83,3 +83,11 @@ def test_items_from_file_reads_bytes_tolerantly_and_keys_by_path(tmp_path):
     rows = items_from_file(f, classifier=CountingClassifier())
     assert [r["text"] for r in rows] == ["Always run tests.", "Never push to main.\ufffd"]
     assert {r["artifact_id"] for r in rows} == {local_artifact_id(f)}
+
+
+def test_itemize_many_takes_an_authority_per_record_or_for_all():
+    clf = CountingClassifier()
+    batches = itemize_many([("a", "CLAUDE.md", "- x\n", "sys"), ("b", "CLAUDE.md", "- y\n")], classifier=clf,
+                           authority="tool")
+    rows = [r for b in batches for r in b.to_pylist()]
+    assert [(r["artifact_id"], r["authority"]) for r in rows] == [("a", "sys"), ("b", "tool")]

@@ -190,3 +190,7 @@ def test_nesting_past_the_parser_limit_loses_no_line_and_is_flagged():
 
 def test_link_reference_definitions_are_kept_as_text():
     assert texts(segment("[docs]: https://example.org/docs\n", "CLAUDE.md")) == ["[docs]: https://example.org/docs"]
+
+
+def test_a_short_line_ending_in_a_function_word_continues_on_the_next():
+    assert texts(segment("- Use Postgres for\n  the main database\n", "AGENTS.md")) == ["Use Postgres for\nthe main database"]
