@@ -71,14 +71,12 @@ _MD_PLAIN = _markdown(indented_code=False)
 def file_format(path: str) -> str:
     """``markdown`` | ``plain_rules`` | ``yaml`` — how a path's content is segmented."""
     p = PurePosixPath(path)
-    name, suffix = p.name.lower(), p.suffix.lower()
+    suffix = p.suffix.lower()
     if suffix in YAML_SUFFIXES:
         return "yaml"
     if suffix in MARKDOWN_SUFFIXES:
         return "markdown"
-    if name in PLAIN_RULE_FILES or suffix in (".txt", ""):
-        return "plain_rules"
-    return "plain_rules"
+    return "plain_rules"  # PLAIN_RULE_FILES, .txt, and anything unknown
 
 
 def normalise_text(content: str) -> str:
@@ -158,6 +156,8 @@ def _split_front_matter(content: str, out: _Builder) -> tuple[dict | None, int, 
                 if data[k] not in ("", [], None):
                     out.add("\n".join(lines[1 + first : 2 + last]), "front_matter", (), first + 2)
             return data, end + 1, ["front_matter_not_yaml"]
+        if not any(_FM_KEY.match(ln) for ln in lines[1:end]):
+            return None, 0, []  # prose between two thematic breaks, not front matter
         # Malformed: keep every line as text so nothing is lost, and say so.
         for i in range(1, end):
             out.add(lines[i], "paragraph", (), i + 1)

@@ -194,3 +194,9 @@ def test_link_reference_definitions_are_kept_as_text():
 
 def test_a_short_line_ending_in_a_function_word_continues_on_the_next():
     assert texts(segment("- Use Postgres for\n  the main database\n", "AGENTS.md")) == ["Use Postgres for\nthe main database"]
+
+
+def test_prose_between_two_thematic_breaks_is_not_front_matter():
+    doc = segment_document("---\nWelcome to the project.\n\n---\n\n- rule\n", ".cursorrules")
+    assert doc.front_matter is None and doc.warnings == ()
+    assert texts(doc.segments) == ["Welcome to the project.", "rule"]
