@@ -27,7 +27,8 @@ _NOT_A_LIST_OF_THINGS = (r"(?!\s+(?:files?|paths?|links?|references?|resources?|
 _LATIN_GLOBAL = [
     # en
     r"rules?", r"constraints?", r"safety", r"security", r"guard ?rails?", r"conventions?",
-    r"critical" + _NOT_A_LIST_OF_THINGS, r"important" + _NOT_A_LIST_OF_THINGS, r"boundar(?:y|ies)", r"mandatory", r"non[- ]negotiable", r"restrictions?", r"prohibit(?:ed|ions?)",
+    r"critical" + _NOT_A_LIST_OF_THINGS, r"important" + _NOT_A_LIST_OF_THINGS, r"boundar(?:y|ies)", r"mandatory",
+    r"non[- ]negotiable", r"restrictions?", r"prohibit(?:ed|ions?)",
     r"forbidden", r"polic(?:y|ies)", r"must(?: not)?", r"never", r"red lines?", r"dos? (?:and|&|/) donts?",
     r"do ?& ?dont", r"do[- ]not", r"hard limits?", r"ground rules", r"invariants?", r"avoid", r"pitfalls?",
     r"anti[- ]?patterns?", r"mistakes", r"red flags?", r"not to do", r"required", r"standards", r"secrets",

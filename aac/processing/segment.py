@@ -142,10 +142,10 @@ def _split_front_matter(content: str, out: _Builder) -> tuple[dict | None, int, 
     try:
         root = yaml.compose(block, Loader=_SafeLoader) if block.strip() else None
         data = yaml.load(block, Loader=_SafeLoader) if block.strip() else {}
-    except Exception:  # noqa: BLE001 - YAMLError, bad dates (ValueError), deep nesting (RecursionError): all "not YAML"
+    except Exception:  # noqa: BLE001 - YAMLError, bad dates (ValueError), deep nesting: all mean "not YAML"
         root, data = None, None
-    if root is None and data in ({}, None) and block.strip() == "" or (root is None and data is None and _only_comments(block)):
-        return {}, end + 1, []
+    if not block.strip() or (data is None and _only_comments(block)):
+        return {}, end + 1, []  # an empty front matter block
     if not isinstance(root, yaml.MappingNode) or not isinstance(data, dict):
         # Cursor writes `globs: **/*.ts, src/**` unquoted, which is not YAML (`*` starts an alias); its own
         # reader is line-based, so ours falls back to that before giving up.
@@ -230,7 +230,7 @@ def _segment_yaml_config(content: str, out: _Builder) -> list[str]:
     try:
         root = yaml.compose(content, Loader=_SafeLoader)
         warnings: list[str] = []
-    except Exception:  # noqa: BLE001 - YAMLError, bad dates (ValueError), deep nesting (RecursionError): all "not YAML"
+    except Exception:  # noqa: BLE001 - YAMLError, bad dates (ValueError), deep nesting: all mean "not YAML"
         root, warnings = None, ["malformed_yaml"]
     items: list[tuple[int, str, str]] = []  # (line, kind, text), merged in line order
     if isinstance(root, yaml.MappingNode):

@@ -74,6 +74,8 @@ def test_topic_tree_nests_headings_and_counts_items():
     assert set(tree["children"]) == {"A", "C"}
 
 
-@pytest.mark.parametrize("title", ["Critical files", "🔗 Important Files", "Important Links", "DRY Principle (Don't Repeat Yourself)"])
+@pytest.mark.parametrize(
+    "title", ["Critical files", "🔗 Important Files", "Important Links", "DRY Principle (Don't Repeat Yourself)"]
+)
 def test_lists_of_things_and_dont_repeat_yourself_are_not_global(title):
     assert not is_global_section(title)

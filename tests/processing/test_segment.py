@@ -193,7 +193,8 @@ def test_link_reference_definitions_are_kept_as_text():
 
 
 def test_a_short_line_ending_in_a_function_word_continues_on_the_next():
-    assert texts(segment("- Use Postgres for\n  the main database\n", "AGENTS.md")) == ["Use Postgres for\nthe main database"]
+    segs = segment("- Use Postgres for\n  the main database\n", "AGENTS.md")
+    assert texts(segs) == ["Use Postgres for\nthe main database"]
 
 
 def test_prose_between_two_thematic_breaks_is_not_front_matter():
