@@ -32,9 +32,11 @@ def _resolve(classifier: Classifier | None) -> Classifier:
     return classifier if classifier is not None else _default_classifier()
 
 
-def _pending(artifact: str, path: str, content: str, authority: str) -> list[tuple]:
+def _pending(artifact: str, path: str, content: str, authority: str, warnings: dict | None = None) -> list[tuple]:
     """(artifact_id, segment, scope, authority) for every item of one file, before typing."""
     doc = segment_document(content, path)
+    if warnings is not None and doc.warnings:
+        warnings[artifact] = doc.warnings
     return [(artifact, s, scope_of(s.section_path, path, doc.front_matter), authority) for s in doc.segments]
 
 
@@ -79,18 +81,19 @@ def itemize(
 
 def itemize_many(
     records: Iterable[tuple[str, str, str]], classifier: Classifier | None = None, batch_size: int = 4096,
-    authority: str = "user",
+    authority: str = "user", warnings: dict[str, tuple[str, ...]] | None = None,
 ) -> Iterator[pa.RecordBatch]:
     """Record batches of ``items`` rows for (artifact_id, path, content) records, typed a batch at a time.
 
     A record may carry a fourth element, its own authority. A file's items may straddle two batches; every
-    batch holds at least ``batch_size`` rows except the last.
+    batch holds at least ``batch_size`` rows except the last. Pass a dict as ``warnings`` to collect
+    artifact_id -> segmentation warnings (e.g. ``malformed_front_matter``) without parsing twice.
     """
     clf = _resolve(classifier)
     pending: list[tuple] = []
     for record in records:
         artifact, path, content = record[0], record[1], record[2]
-        pending.extend(_pending(artifact, path, content, record[3] if len(record) > 3 else authority))
+        pending.extend(_pending(artifact, path, content, record[3] if len(record) > 3 else authority, warnings))
         if len(pending) >= batch_size:
             yield _batch(_rows(pending, clf))
             pending = []

@@ -91,3 +91,11 @@ def test_itemize_many_takes_an_authority_per_record_or_for_all():
                            authority="tool")
     rows = [r for b in batches for r in b.to_pylist()]
     assert [(r["artifact_id"], r["authority"]) for r in rows] == [("a", "sys"), ("b", "tool")]
+
+
+def test_itemize_many_reports_segmentation_warnings_per_artifact():
+    seen: dict = {}
+    records = [("bad", "x.mdc", "---\nglobs: [oops\nnot a key\n---\n- rule\n"), ("ok", "CLAUDE.md", "- rule\n")]
+    rows = [r for b in itemize_many(records, classifier=CountingClassifier(), warnings=seen) for r in b.to_pylist()]
+    assert seen == {"bad": ("malformed_front_matter",)}
+    assert [r["artifact_id"] for r in rows].count("bad") == 3
