@@ -51,8 +51,14 @@ def one_hot(label: str, confidence: float = 1.0) -> tuple[float, ...]:
 # name -> "module:attribute" of a zero-argument factory; loaded lazily so heavy backends cost nothing until used.
 REGISTRY: dict[str, str] = {
     "regex": "aac.classifiers.regex:RegexClassifier",
+    "encoder": "aac.classifiers.encoder:EncoderClassifier",
+    "trained": "aac.classifiers.trained:TrainedClassifier",
+    "cascade": "aac.classifiers.cascade:CascadeClassifier",
+    "llm": "aac.classifiers.llm:LLMClassifier",
+    "safetymargin": "aac.classifiers.llm:SafetyMarginClassifier",
 }
-DEFAULT = "regex"
+NO_LLM: tuple[str, ...] = ("regex", "encoder", "trained", "cascade")
+DEFAULT = "trained"
 
 
 def available() -> list[str]:

@@ -1,0 +1,135 @@
+"""Item -> sparse binary feature indices, with no heavy imports, so the default classifier loads in milliseconds.
+
+Features are hashed (CRC32, stable across processes) into a fixed number of buckets:
+word unigrams of the text (bigrams overfit in grouped cross-validation), CJK character bigrams, words of the nearest two section headings,
+the cue families of :mod:`aac.classifiers.cues` (and their conjunctions: prohibition x stakes, fact x stakes,
+the "declarative constraint" shape), and structure (kind, length bucket, opening word, markdown shape).
+"""
+
+from __future__ import annotations
+
+import zlib
+from typing import Iterable, Sequence
+
+import numpy as np
+import regex as re
+
+from aac.classifiers.base import ItemInput
+from aac.classifiers.cues import SECTION_CUES, SHOUT, STAKES, TEXT_CUES
+
+N_FEATURES = 1 << 17
+WORD = re.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}]|[\p{L}\p{N}_]+(?:['’.-][\p{L}\p{N}_]+)*")
+CJK = re.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}]")
+MARKDOWN_NOISE = re.compile(r"[*_~>#]+")
+_crc = zlib.crc32
+
+
+def item_tokens(item: ItemInput) -> list[str]:
+    """The symbolic features of one item (before hashing); readable, so a model can be explained."""
+    raw = item.text or ""
+    text = MARKDOWN_NOISE.sub(" ", raw)
+    low = text.lower()
+    words = WORD.findall(low)
+    toks = ["bias"]
+    toks.extend(words)
+    if CJK.search(raw):  # CJK text has no spaces: character bigrams stand in for words
+        toks.extend(a + b for a, b in zip(words, words[1:]) if len(a) == 1 and len(b) == 1)
+    if words:
+        toks.append("first:" + words[0])
+        if len(words) > 1:
+            toks.append("first2:" + words[0] + " " + words[1])
+    n = len(words)
+    toks.append("len:" + ("1" if n <= 1 else "3" if n <= 3 else "6" if n <= 6 else "12" if n <= 12 else "25" if n <= 25 else "long"))
+    if item.kind == "code" or raw.lstrip().startswith("```"):  # other kinds vary by segmenter: not a feature
+        toks.append("kind:code")
+    stripped = raw.lstrip()
+    if stripped[:1] in "-*+" or stripped[:2].rstrip(".)").isdigit():
+        toks.append("shape:listish")
+    if stripped.startswith("**") or stripped.startswith("__"):
+        toks.append("shape:boldlead")
+    if raw.rstrip().endswith(":"):
+        toks.append("shape:colon_end")
+    if raw.rstrip().endswith("?"):
+        toks.append("shape:question")
+    if "[x]" in raw or "[ ]" in raw:
+        toks.append("shape:checkbox")
+    if CJK.search(raw):
+        toks.append("lang:cjk")
+    fired = set()
+    for name, pattern in TEXT_CUES:
+        if pattern.search(text):
+            fired.add(name)
+            toks.append("cue:" + name)
+    if SHOUT.search(raw):
+        fired.add("shout")
+        toks.append("cue:shout")
+    stakes = [s for s in STAKES if s in fired]
+    toks.append("stakes:" + str(min(len(stakes), 3)))
+    hard = fired & {"prohibit", "not_to_be", "shout", "no_auth"}
+    if stakes:
+        for h in hard:
+            toks.append("hardxstake:" + h)
+        for s in stakes:
+            toks.append("stake_" + ("hard" if hard else "soft") + ":" + s)
+        if "fact" in fired and not hard:
+            toks.append("declarative_risk")
+            for s in stakes:
+                toks.append("declxstake:" + s)
+    if "cond" in fired and hard:
+        toks.append("cond_prohibit")
+    if "must" in fired and stakes:
+        toks.append("must_stake")
+    if "step" in fired and not hard:
+        toks.append("plain_step")
+    section = item.section[-2:] if item.section else ()
+    sec_text = " ".join(section)
+    if section:
+        sec_low = MARKDOWN_NOISE.sub(" ", sec_text).lower()
+        for w in WORD.findall(sec_low):
+            toks.append("s:" + w)
+        for name, pattern in SECTION_CUES:
+            if pattern.search(sec_text):
+                toks.append("scue:" + name)
+                if name == "safety":
+                    for h in hard:
+                        toks.append("safetysec_hard")
+                        break
+    else:
+        toks.append("s:none")
+    return toks
+
+
+def hash_tokens(tokens: Iterable[str], n_features: int = N_FEATURES) -> list[int]:
+    mask = n_features - 1
+    return sorted({_crc(t.encode("utf-8")) & mask for t in tokens})
+
+
+def featurize(items: Sequence[ItemInput], n_features: int = N_FEATURES) -> tuple[np.ndarray, np.ndarray]:
+    """CSR-style (indices, indptr) of binary features for a batch of items."""
+    indices: list[int] = []
+    indptr = [0]
+    for item in items:
+        indices.extend(hash_tokens(item_tokens(item), n_features))
+        indptr.append(len(indices))
+    return np.asarray(indices, dtype=np.int64), np.asarray(indptr, dtype=np.int64)
+
+
+def to_csr(indices: np.ndarray, indptr: np.ndarray, n_features: int = N_FEATURES):
+    """A scipy CSR matrix (for training only: scipy is imported lazily)."""
+    from scipy.sparse import csr_matrix
+
+    data = np.ones(len(indices), dtype=np.float32)
+    return csr_matrix((data, indices, indptr), shape=(len(indptr) - 1, n_features))
+
+
+def linear_scores(weights: np.ndarray, bias: np.ndarray, indices: np.ndarray, indptr: np.ndarray) -> np.ndarray:
+    """Sum of weight rows per item (a sparse binary matrix times ``weights``) without scipy."""
+    n = len(indptr) - 1
+    out = np.tile(bias.astype(np.float32), (n, 1))
+    if len(indices) == 0 or n == 0:
+        return out
+    gathered = weights[indices].astype(np.float32)
+    starts = indptr[:-1]
+    nonempty = starts < indptr[1:]
+    out[nonempty] += np.add.reduceat(gathered, starts[nonempty], axis=0)
+    return out
