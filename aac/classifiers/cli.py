@@ -117,10 +117,8 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
         eval_table(gold, phrasing, corpus, [c.strip() for c in classifiers.split(",") if c.strip()], cv,
                    llm_base_url, llm_model)
 
-    try:
-        from aac.annotation.cli import register as register_annotation
-    except ImportError:
-        return
+    from aac.annotation.cli import register as register_annotation
+
     register_annotation(app)
 
 

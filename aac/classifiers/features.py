@@ -15,13 +15,38 @@ import numpy as np
 import regex as re
 
 from aac.classifiers.base import ItemInput
-from aac.classifiers.cues import SECTION_CUES, SHOUT, STAKES, TEXT_CUES
+from aac.classifiers.cues import (
+    COND_OPENERS,
+    COND_WORDS,
+    DESTROY_MARKS,
+    HOWTO_WORDS,
+    PHRASE_CUES,
+    PROHIBIT_SYMBOLS,
+    SECTION_CUES,
+    SECURITY_MARKS,
+    SHOUT_FAST,
+    STAKES,
+    WORD_CUES,
+    CODE_MARKS,
+)
 
 N_FEATURES = 1 << 17
 WORD = re.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}]|[\p{L}\p{N}_]+(?:['’.-][\p{L}\p{N}_]+)*")
 CJK = re.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}]")
 MARKDOWN_NOISE = re.compile(r"[*_~>#]+")
 _crc = zlib.crc32
+_WORD_CUE_CACHE: dict[str, tuple[str, ...]] = {}
+_SECTION_CACHE: dict[tuple[str, ...], tuple[str, ...]] = {}
+
+
+def _word_cues(token: str) -> tuple[str, ...]:
+    """Word-family cues of one word or word pair, memoised (vocabularies are Zipfian: the cache stays small)."""
+    hit = _WORD_CUE_CACHE.get(token)
+    if hit is None:
+        hit = tuple(name for name, pattern in WORD_CUES if pattern.search(token))
+        if len(_WORD_CUE_CACHE) < 500_000:
+            _WORD_CUE_CACHE[token] = hit
+    return hit
 
 
 def item_tokens(item: ItemInput) -> list[str]:
@@ -55,12 +80,43 @@ def item_tokens(item: ItemInput) -> list[str]:
         toks.append("shape:checkbox")
     if CJK.search(raw):
         toks.append("lang:cjk")
-    fired = set()
-    for name, pattern in TEXT_CUES:
-        if pattern.search(text):
+    fired: set[str] = set()
+    get = _WORD_CUE_CACHE.get
+    for w in words:
+        c = get(w)
+        if c is None:
+            c = _word_cues(w)
+        if c:
+            fired.update(c)
+    prev = None
+    for w in words:
+        if prev is not None:
+            pair = prev + " " + w
+            c = get(pair)
+            if c is None:
+                c = _word_cues(pair)
+            if c:
+                fired.update(c)
+        prev = w
+    for name, pattern in PHRASE_CUES:
+        if pattern.search(low):
             fired.add(name)
-            toks.append("cue:" + name)
-    if SHOUT.search(raw):
+    # cheap substring / word-set tests stand in for the phrase-shaped regexes of the regex stage
+    wset = set(words)
+    if words and (words[0] in COND_OPENERS or (wset & COND_WORDS and "," in text)):
+        fired.add("cond")
+    if words and ((words[0] in ("to", "for") and ("," in text or ":" in text)) or wset & HOWTO_WORDS):
+        fired.add("howto")
+    if any(m in raw for m in CODE_MARKS):
+        fired.add("code")
+    if any(ch in raw for ch in PROHIBIT_SYMBOLS):
+        fired.add("prohibit")
+    if any(m in low for m in DESTROY_MARKS):
+        fired.add("destroy")
+    if any(m in low for m in SECURITY_MARKS):
+        fired.add("security")
+    toks.extend("cue:" + name for name in fired)
+    if SHOUT_FAST.search(raw):
         fired.add("shout")
         toks.append("cue:shout")
     stakes = [s for s in STAKES if s in fired]
@@ -81,22 +137,29 @@ def item_tokens(item: ItemInput) -> list[str]:
         toks.append("must_stake")
     if "step" in fired and not hard:
         toks.append("plain_step")
-    section = item.section[-2:] if item.section else ()
-    sec_text = " ".join(section)
-    if section:
-        sec_low = MARKDOWN_NOISE.sub(" ", sec_text).lower()
-        for w in WORD.findall(sec_low):
-            toks.append("s:" + w)
-        for name, pattern in SECTION_CUES:
-            if pattern.search(sec_text):
-                toks.append("scue:" + name)
-                if name == "safety":
-                    for h in hard:
-                        toks.append("safetysec_hard")
-                        break
-    else:
-        toks.append("s:none")
+    section = tuple(item.section[-2:]) if item.section else ()
+    sec_toks = _section_tokens(section)
+    toks.extend(sec_toks)
+    if hard and "scue:safety" in sec_toks:
+        toks.append("safetysec_hard")
     return toks
+
+
+def _section_tokens(section: tuple[str, ...]) -> tuple[str, ...]:
+    """Heading words and heading cue families, memoised: items of one section share them."""
+    hit = _SECTION_CACHE.get(section)
+    if hit is not None:
+        return hit
+    if not section:
+        toks = ["s:none"]
+    else:
+        sec_text = " ".join(section)
+        toks = ["s:" + w for w in WORD.findall(MARKDOWN_NOISE.sub(" ", sec_text).lower())]
+        toks.extend("scue:" + name for name, pattern in SECTION_CUES if pattern.search(sec_text))
+    hit = tuple(toks)
+    if len(_SECTION_CACHE) < 100_000:
+        _SECTION_CACHE[section] = hit
+    return hit
 
 
 def hash_tokens(tokens: Iterable[str], n_features: int = N_FEATURES) -> list[int]:
