@@ -36,12 +36,14 @@ def _matrix(data: Sequence[Labelled], n_features: int):
 def _fit_weights(X, y: np.ndarray, opts: FitOptions) -> tuple[np.ndarray, np.ndarray]:
     from sklearn.linear_model import LogisticRegression
 
+    # Fit on the hash buckets that occur (a few thousand of 131k): same L2 solution, ~50x faster.
+    used = np.unique(X.indices)
     clf = LogisticRegression(C=opts.c_reg, class_weight="balanced", max_iter=2000)
-    clf.fit(X, y)
+    clf.fit(X[:, used], y)
     W = np.zeros((X.shape[1], len(TYPES)), dtype=np.float32)
     b = np.full(len(TYPES), -30.0, dtype=np.float32)  # a type absent from training can never win
     for j, k in enumerate(clf.classes_):
-        W[:, k] = clf.coef_[j] if len(clf.classes_) > 2 else (clf.coef_[0] if j == 1 else -clf.coef_[0])
+        W[used, k] = clf.coef_[j] if len(clf.classes_) > 2 else (clf.coef_[0] if j == 1 else -clf.coef_[0])
         b[k] = clf.intercept_[j] if len(clf.classes_) > 2 else 0.0
     return W, b
 
