@@ -78,6 +78,7 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
         out: Path = typer.Option(Path("models"), "--out", help="Folder for trained.npz + trained.md (model card)."),
         c_reg: float = typer.Option(1.0, "--c", help="Inverse L2 regularisation strength."),
         no_cv: bool = typer.Option(False, "--no-cv", help="Skip the grouped cross-validation figures."),
+        clusters: bool = typer.Option(False, "--clusters", help="Add HDBSCAN cluster ids over PCA-reduced static embeddings."),
     ) -> None:
         """Fit the `trained` model (own examples + given labels) and write it with its model card."""
         from aac.classifiers.datasets import load_any
@@ -97,7 +98,7 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
             sources.append(f"gold view of corpus {corpus} ({len(data)} items)")
         if not golds and not phrasing:
             console.print("[yellow]no labelled data given: training on the package's own examples only[/yellow]")
-        path, card = train_and_write(out, golds, phrasing, sources, FitOptions(c_reg=c_reg), with_cv=not no_cv)
+        path, card = train_and_write(out, golds, phrasing, sources, FitOptions(c_reg=c_reg, clusters=clusters), with_cv=not no_cv)
         console.print(card)
         console.print(f"wrote {path}; use it with AAC_CLASSIFIER_MODEL={out}")
 

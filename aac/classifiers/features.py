@@ -167,12 +167,16 @@ def hash_tokens(tokens: Iterable[str], n_features: int = N_FEATURES) -> list[int
     return sorted({_crc(t.encode("utf-8")) & mask for t in tokens})
 
 
-def featurize(items: Sequence[ItemInput], n_features: int = N_FEATURES) -> tuple[np.ndarray, np.ndarray]:
-    """CSR-style (indices, indptr) of binary features for a batch of items."""
+def featurize(items: Sequence[ItemInput], n_features: int = N_FEATURES,
+              extra: Sequence[list[str]] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """CSR-style (indices, indptr) of binary features for a batch of items (``extra``: more tokens per item)."""
     indices: list[int] = []
     indptr = [0]
-    for item in items:
-        indices.extend(hash_tokens(item_tokens(item), n_features))
+    for n, item in enumerate(items):
+        toks = item_tokens(item)
+        if extra is not None:
+            toks.extend(extra[n])
+        indices.extend(hash_tokens(toks, n_features))
         indptr.append(len(indices))
     return np.asarray(indices, dtype=np.int64), np.asarray(indptr, dtype=np.int64)
 

@@ -28,23 +28,31 @@ class LinearModel:
     c_threshold: float = 0.5
     n_features: int = N_FEATURES
     meta: str = "{}"
+    clusters: object = None  # optional aac.classifiers.clusters.ClusterModel
 
     def save(self, path: str | Path) -> Path:
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
+        extra = self.clusters.arrays() if self.clusters is not None else {}
         np.savez_compressed(path, weights=self.weights.astype(np.float16), bias=self.bias.astype(np.float32),
                             c_threshold=np.float32(self.c_threshold), n_features=np.int64(self.n_features),
-                            meta=np.array(self.meta))
+                            meta=np.array(self.meta), **extra)
         return path
 
     @classmethod
     def load(cls, path: str | Path) -> "LinearModel":
         with np.load(path, allow_pickle=False) as z:
+            clusters = None
+            if "cl_mean" in z.files:
+                from aac.classifiers.clusters import ClusterModel
+
+                clusters = ClusterModel.from_arrays(z)
             return cls(z["weights"].astype(np.float32), z["bias"], float(z["c_threshold"]), int(z["n_features"]),
-                       str(z["meta"]))
+                       str(z["meta"]), clusters)
 
     def probabilities(self, items: Sequence[ItemInput]) -> np.ndarray:
-        idx, ptr = featurize(items, self.n_features)
+        extra = self.clusters.tokens(items) if self.clusters is not None else None
+        idx, ptr = featurize(items, self.n_features, extra)
         scores = linear_scores(self.weights, self.bias, idx, ptr)
         scores -= scores.max(axis=1, keepdims=True)
         e = np.exp(scores)

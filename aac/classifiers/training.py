@@ -26,10 +26,12 @@ class FitOptions:
     folds: int = 5
     seed: int = 0
     n_features: int = N_FEATURES
+    clusters: bool = False  # add HDBSCAN cluster-id features (needs the static embedding model at predict time)
 
 
-def _matrix(data: Sequence[Labelled], n_features: int):
-    idx, ptr = featurize([d.item for d in data], n_features)
+def _matrix(data: Sequence[Labelled], n_features: int, clusters=None):
+    items = [d.item for d in data]
+    idx, ptr = featurize(items, n_features, clusters.tokens(items) if clusters is not None else None)
     return to_csr(idx, ptr, n_features)
 
 
@@ -56,7 +58,7 @@ def out_of_fold_proba(data: Sequence[Labelled], opts: FitOptions) -> np.ndarray:
     """P(type) for every item from a model that never saw its group."""
     from sklearn.model_selection import GroupKFold
 
-    X = _matrix(data, opts.n_features)
+    X = _matrix(data, opts.n_features, _clusters(data, opts))
     y = _labels(data)
     groups = np.asarray([d.group or f"row{i}" for i, d in enumerate(data)])
     P = np.zeros((len(data), len(TYPES)))
@@ -93,10 +95,26 @@ def fit(data: Sequence[Labelled], opts: FitOptions | None = None, extra_meta: di
     P = out_of_fold_proba(data, opts) if oof is None else oof
     y = _labels(data)
     threshold = choose_threshold(P[:, C_INDEX], y == C_INDEX, opts.beta)
-    W, b = _fit_weights(_matrix(data, opts.n_features), y, opts)
-    meta = {"n_train": len(data), "c_reg": opts.c_reg, "beta": opts.beta,
+    clusters = _clusters(data, opts)
+    W, b = _fit_weights(_matrix(data, opts.n_features, clusters), y, opts)
+    meta = {"clusters": opts.clusters, "n_train": len(data), "c_reg": opts.c_reg, "beta": opts.beta,
             "sources": sorted({d.source for d in data}), **(extra_meta or {})}
-    return LinearModel(W, b, threshold, opts.n_features, json.dumps(meta))
+    return LinearModel(W, b, threshold, opts.n_features, json.dumps(meta), clusters)
+
+
+_CLUSTER_CACHE: dict[int, object] = {}
+
+
+def _clusters(data: Sequence[Labelled], opts: FitOptions):
+    """Label-free clustering of all training texts (fitted once per data set and reused across folds)."""
+    if not opts.clusters:
+        return None
+    key = hash(tuple((d.item.text, d.item.section) for d in data))
+    if key not in _CLUSTER_CACHE:
+        from aac.classifiers.clusters import ClusterModel
+
+        _CLUSTER_CACHE[key] = ClusterModel.fit([d.item for d in data], seed=opts.seed)
+    return _CLUSTER_CACHE[key]
 
 
 def labels_from_proba(P: np.ndarray, data: Sequence[Labelled], threshold: float) -> list[str]:

@@ -70,3 +70,16 @@ def test_labelled_rejects_unknown_labels(tmp_path):
     with pytest.raises(ValueError, match="not one of"):
         load_gold(bad)
     assert isinstance(Labelled(ItemInput("x"), "C"), Labelled)
+
+
+def test_cluster_features_round_trip_and_assign_each_item(tmp_path):
+    from aac.classifiers.clusters import ClusterModel
+
+    items = [e.item for e in own_examples()]
+    cm = ClusterModel.fit(items, dims=10, min_cluster_size=3)
+    ids = cm.assign(items[:7])
+    assert len(ids) == 7 and all(k == -1 or 0 <= k < len(cm.centroids) for k in ids)
+    np.savez(tmp_path / "c.npz", **cm.arrays())
+    with np.load(tmp_path / "c.npz") as z:
+        again = ClusterModel.from_arrays(z)
+    assert (again.assign(items[:7]) == ids).all()
