@@ -36,14 +36,25 @@ CJK = re.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}]")
 MARKDOWN_NOISE = re.compile(r"[*_~>#]+")
 _crc = zlib.crc32
 _WORD_CUE_CACHE: dict[str, tuple[str, ...]] = {}
+ANY_WORD_CUE = re.compile("|".join(f"(?:{p.pattern})" for _, p in WORD_CUES), re.IGNORECASE | re.V1)
 _SECTION_CACHE: dict[tuple[str, ...], tuple[str, ...]] = {}
+
+
+def clear_caches() -> None:
+    _WORD_CUE_CACHE.clear()
+    _SECTION_CACHE.clear()
 
 
 def _word_cues(token: str) -> tuple[str, ...]:
     """Word-family cues of one word or word pair, memoised (vocabularies are Zipfian: the cache stays small)."""
     hit = _WORD_CUE_CACHE.get(token)
     if hit is None:
-        hit = tuple(name for name, pattern in WORD_CUES if pattern.search(token))
+        if token.isdigit() and not (len(token) == 4 and token[:2] in ("19", "20")):
+            hit = ()  # numbers carry no cue (years do: temporal)
+        elif not ANY_WORD_CUE.search(token):
+            hit = ()  # one combined search rules out most rare tokens instead of one search per family
+        else:
+            hit = tuple(name for name, pattern in WORD_CUES if pattern.search(token))
         if len(_WORD_CUE_CACHE) < 500_000:
             _WORD_CUE_CACHE[token] = hit
     return hit
@@ -90,7 +101,7 @@ def item_tokens(item: ItemInput) -> list[str]:
             fired.update(c)
     prev = None
     for w in words:
-        if prev is not None:
+        if prev is not None and not w.isdigit():
             pair = prev + " " + w
             c = get(pair)
             if c is None:
