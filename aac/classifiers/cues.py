@@ -147,6 +147,15 @@ CODE_MARKS = ("`", "{", "}", "::", "=>", "()", "/", "$ ")
 DESTROY_MARKS = ("rm -rf", "--force", "reset --hard")
 SECURITY_MARKS = (".env", "exec(", "eval(")
 SHOUT_FAST = stdre.compile(SHOUT.pattern)
+# CJK text is tokenised per character, so its cue words are matched on the raw text instead
+CJK_CUES: tuple[tuple[str, "stdre.Pattern"], ...] = (
+    ("prohibit", stdre.compile(r"不要|禁止|绝不|永远不要|不得|严禁|してはいけない|しないこと|しません|禁止|不可|勿")),
+    ("must", stdre.compile(r"必须|必ず|务必|務必|しなければ")),
+    ("destroy", stdre.compile(r"破坏|破壊|上書き|删除|削除|覆盖|消去")),
+    ("security", stdre.compile(r"密钥|秘密|パスワード|密码|認証|认证|トークン|令牌")),
+    ("approval", stdre.compile(r"批准|审批|承認|許可|许可|确认|確認")),
+    ("prod", stdre.compile(r"本番|生产|生産|公開")),
+)
 SECTION_CUES: tuple[tuple[str, re.Pattern], ...] = (
     ("safety", SAFETY_SECTION), ("style", STYLE_SECTION), ("proc", PROC_SECTION), ("episodic", EPISODIC_SECTION),
     ("belief", BELIEF_SECTION),

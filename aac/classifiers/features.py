@@ -28,6 +28,7 @@ from aac.classifiers.cues import (
     STAKES,
     WORD_CUES,
     CODE_MARKS,
+    CJK_CUES,
 )
 
 N_FEATURES = 1 << 17
@@ -89,8 +90,13 @@ def item_tokens(item: ItemInput) -> list[str]:
         toks.append("shape:question")
     if "[x]" in raw or "[ ]" in raw:
         toks.append("shape:checkbox")
-    if CJK.search(raw):
+    cjk = CJK.search(raw) is not None
+    if cjk:
         toks.append("lang:cjk")
+    if stripped.startswith("|"):
+        toks.append("shape:table_row")
+    if stripped.startswith("<!--"):
+        toks.append("shape:html_comment")
     fired: set[str] = set()
     get = _WORD_CUE_CACHE.get
     for w in words:
@@ -126,6 +132,8 @@ def item_tokens(item: ItemInput) -> list[str]:
         fired.add("destroy")
     if any(m in low for m in SECURITY_MARKS):
         fired.add("security")
+    if cjk:
+        fired.update(name for name, pattern in CJK_CUES if pattern.search(raw))
     toks.extend("cue:" + name for name in fired)
     if SHOUT_FAST.search(raw):
         fired.add("shout")
@@ -151,8 +159,13 @@ def item_tokens(item: ItemInput) -> list[str]:
     section = tuple(item.section[-2:]) if item.section else ()
     sec_toks = _section_tokens(section)
     toks.extend(sec_toks)
-    if hard and "scue:safety" in sec_toks:
-        toks.append("safetysec_hard")
+    if "scue:safety" in sec_toks:
+        if hard:
+            toks.append("safetysec_hard")
+        if n <= 8:
+            toks.append("safetysec_short")  # listed under a "Never"/"Security"/"Red flags" heading
+        if fired & {"must", "approval", "only", "always"}:
+            toks.append("safetysec_modal")
     return toks
 
 

@@ -26,6 +26,7 @@ class FitOptions:
     folds: int = 5
     seed: int = 0
     n_features: int = N_FEATURES
+    gold_weight: float = 1.0  # sample weight of real gold items relative to written examples and phrasing items
     clusters: bool = False  # add HDBSCAN cluster-id features (needs the static embedding model at predict time)
 
 
@@ -35,19 +36,23 @@ def _matrix(data: Sequence[Labelled], n_features: int, clusters=None):
     return to_csr(idx, ptr, n_features)
 
 
-def _fit_weights(X, y: np.ndarray, opts: FitOptions) -> tuple[np.ndarray, np.ndarray]:
+def _fit_weights(X, y: np.ndarray, opts: FitOptions, w: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     from sklearn.linear_model import LogisticRegression
 
     # Fit on the hash buckets that occur (a few thousand of 131k): same L2 solution, ~50x faster.
     used = np.unique(X.indices)
     clf = LogisticRegression(C=opts.c_reg, class_weight="balanced", max_iter=2000)
-    clf.fit(X[:, used], y)
+    clf.fit(X[:, used], y, sample_weight=w)
     W = np.zeros((X.shape[1], len(TYPES)), dtype=np.float32)
     b = np.full(len(TYPES), -30.0, dtype=np.float32)  # a type absent from training can never win
     for j, k in enumerate(clf.classes_):
         W[used, k] = clf.coef_[j] if len(clf.classes_) > 2 else (clf.coef_[0] if j == 1 else -clf.coef_[0])
         b[k] = clf.intercept_[j] if len(clf.classes_) > 2 else 0.0
     return W, b
+
+
+def _weights(data: Sequence[Labelled], opts: FitOptions) -> np.ndarray:
+    return np.asarray([opts.gold_weight if d.source == "gold" else 1.0 for d in data])
 
 
 def _labels(data: Sequence[Labelled]) -> np.ndarray:
@@ -64,7 +69,7 @@ def out_of_fold_proba(data: Sequence[Labelled], opts: FitOptions) -> np.ndarray:
     P = np.zeros((len(data), len(TYPES)))
     n_splits = min(opts.folds, len(set(groups)))
     for tr, te in GroupKFold(n_splits=n_splits).split(X, y, groups):
-        W, b = _fit_weights(X[tr], y[tr], opts)
+        W, b = _fit_weights(X[tr], y[tr], opts, _weights(data, opts)[tr])
         s = X[te] @ W + b
         s -= s.max(axis=1, keepdims=True)
         e = np.exp(s)
@@ -96,7 +101,7 @@ def fit(data: Sequence[Labelled], opts: FitOptions | None = None, extra_meta: di
     y = _labels(data)
     threshold = choose_threshold(P[:, C_INDEX], y == C_INDEX, opts.beta)
     clusters = _clusters(data, opts)
-    W, b = _fit_weights(_matrix(data, opts.n_features, clusters), y, opts)
+    W, b = _fit_weights(_matrix(data, opts.n_features, clusters), y, opts, _weights(data, opts))
     meta = {"clusters": opts.clusters, "n_train": len(data), "c_reg": opts.c_reg, "beta": opts.beta,
             "sources": sorted({d.source for d in data}), **(extra_meta or {})}
     return LinearModel(W, b, threshold, opts.n_features, json.dumps(meta), clusters)
