@@ -107,7 +107,7 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
         gold: Optional[Path] = typer.Option(None, "--gold", help=f"gold_dev-format JSONL; {SHARED_HINT}"),
         phrasing: Optional[Path] = typer.Option(None, "--phrasing", help="phrasing_dev-format JSONL"),
         corpus: Optional[Path] = typer.Option(None, "--corpus", help="Use the corpus's `gold` view as gold."),
-        classifiers: str = typer.Option("regex,encoder,trained,cascade", "--classifiers", help="Comma-separated variants."),
+        classifiers: str = typer.Option("regex,encoder,trained,cascade", "--classifiers", help="Comma-separated variants (llm and safetymargin are added when --llm-base-url is given)."),
         cv: bool = typer.Option(True, "--cv/--no-cv", help="Add the trained model's grouped cross-validation row."),
         llm_base_url: Optional[str] = typer.Option(None, "--llm-base-url"),
         llm_model: Optional[str] = typer.Option(None, "--llm-model"),
@@ -115,8 +115,10 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
         """One table: every variant's C recall, C F1, macro-F1, accuracy, ms/item and C recall per form."""
         from aac.classifiers.report import eval_table
 
-        eval_table(gold, phrasing, corpus, [c.strip() for c in classifiers.split(",") if c.strip()], cv,
-                   llm_base_url, llm_model)
+        names = [c.strip() for c in classifiers.split(",") if c.strip()]
+        if llm_base_url:
+            names += [n for n in ("llm", "safetymargin") if n not in names]
+        eval_table(gold, phrasing, corpus, names, cv, llm_base_url, llm_model)
 
     from aac.annotation.cli import register as register_annotation
 
