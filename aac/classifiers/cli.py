@@ -147,7 +147,11 @@ def _retype(corpus: Path, classifier: str, runner: str, address: str | None) -> 
     elif runner in ("prefect", "dask"):
         from aac.flows.classify import classify_corpus_flow
 
-        n = classify_corpus_flow(str(corpus), classifier, runner, address)
+        try:
+            n = classify_corpus_flow(str(corpus), classifier, runner, address)
+        except RuntimeError as exc:  # e.g. the dask extra is missing: say which install line fixes it
+            console.print(f"[red]{exc}[/red]")
+            raise typer.Exit(2)
     else:
         console.print(f"[red]unknown runner {runner!r}; use local, prefect or dask[/red]")
         raise typer.Exit(2)
