@@ -67,5 +67,6 @@ def eval_table(gold_path: Path | None, phrasing_path: Path | None, corpus: Path 
     console.print(t)
     console.print("paper figures: regex declarative recall 0.00, SafetyMargin (LLM) declarative recall 0.90 — "
                   "the only figures quoted; in-sample rows of `trained`/`cascade` were fitted on these files, "
-                  "the grouped-CV row holds out whole repositories / rules.")
+                  "the grouped-CV row holds out whole repositories / rules. ms/item: one cold pass over these items "
+                  "(bench/classify.py measures steady-state throughput).")
     return rows

@@ -21,7 +21,7 @@ from aac.schema import TYPES
 
 @dataclass
 class FitOptions:
-    c_reg: float = 2.0  # inverse L2 strength of the logistic regression
+    c_reg: float = 1.0  # inverse L2 strength of the logistic regression
     beta: float = 2.0  # F-beta used to pick the C threshold on out-of-fold probabilities
     folds: int = 5
     seed: int = 0
