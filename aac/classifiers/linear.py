@@ -14,9 +14,8 @@ from typing import Sequence
 
 import numpy as np
 
-from aac.classifiers.base import AUTHORITY_WEIGHTS, ItemInput, Prediction
+from aac.classifiers.base import AUTHORITY_WEIGHTS, TYPES, ItemInput, Prediction
 from aac.classifiers.features import N_FEATURES, featurize, linear_scores
-from aac.schema import TYPES
 
 C_INDEX = TYPES.index("C")
 

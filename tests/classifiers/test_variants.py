@@ -95,3 +95,20 @@ def test_unknown_classifier_names_the_available_ones():
     with pytest.raises(KeyError, match="regex"):
         get_classifier("nope")
     assert {"regex", "encoder", "trained", "cascade", "llm", "safetymargin"} <= set(REGISTRY)
+
+
+def test_classifier_type_order_is_the_schema_order():
+    from aac.classifiers import base
+    from aac.schema import TYPES as SCHEMA_TYPES
+
+    assert base.TYPES == SCHEMA_TYPES
+
+
+def test_loading_the_default_classifier_does_not_import_pyarrow():
+    import subprocess
+    import sys
+
+    code = ("import sys; from aac.classifiers import get_classifier; get_classifier('default'); "
+            "print('pyarrow' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"
