@@ -139,7 +139,7 @@ class EngineStats:
 class CrawlEngine:
     def __init__(self, search: SearchFn, model: LossModel | None = None, prior: SizePrior | None = None,
                  per_page: int = PER_PAGE, result_cap: int = RESULT_CAP, verify: bool = True,
-                 on_request: Callable[[], None] | None = None):
+                 on_request: Callable[[], None] | None = None, reserve: Callable[[int], None] | None = None):
         self.search = search
         self.model = model or LossModel(result_cap=result_cap, per_page=per_page)
         self.prior = prior if prior is not None else SizePrior()
@@ -148,6 +148,7 @@ class CrawlEngine:
         self.verify = verify
         self.stats = EngineStats()
         self.on_request = on_request
+        self.reserve = reserve
 
     # ---- pages -------------------------------------------------------------------------------------
     def _page(self, q: str, page: int) -> Page:
@@ -170,8 +171,13 @@ class CrawlEngine:
             return Page(list(merged.values()), res.total_count, res.incomplete)
         return res
 
-    def fetch_range(self, query: str, rng: SizeRange, plan: SweepPlan | None = None) -> RangeResult:
-        """All pages of ``query`` restricted to ``rng``; stops early when ``plan`` says it cannot be a leaf."""
+    def fetch_range(self, query: str, rng: SizeRange, plan: SweepPlan | None = None, expect: int = 0) -> RangeResult:
+        """All pages of ``query`` restricted to ``rng``; stops early when ``plan`` says it cannot be a leaf.
+
+        ``expect`` (files) lets the client wait first for a rate-limit window that fits all the pages.
+        """
+        if self.reserve is not None:
+            self.reserve(min(self.result_cap, expect) // self.per_page + 1)
         q = f"{query} {rng.qualifier()}".strip()
         hits: dict[tuple[str, str], Hit] = {}
         reported: int | None = None
@@ -218,7 +224,7 @@ class CrawlEngine:
         found = dict(hits)
         subs = []
         for h in halves:
-            r = self.fetch_range(query, h)
+            r = self.fetch_range(query, h, expect=len(hits) // 2 + self.per_page // 2)
             subs.append(r)
             for k, v in r.hits.items():
                 found.setdefault(k, v)
@@ -242,7 +248,7 @@ class CrawlEngine:
         plan = SweepPlan(self.model, self.prior, lo=lo, hi=hi, done=done)
         start = self.stats.requests
         while (rng := plan.next_range()) is not None:
-            res = self.fetch_range(query, rng, plan)
+            res = self.fetch_range(query, rng, plan, expect=self.model.target())
             outcome = plan.observe(Observation(rng, res.reported_total, len(res.hits), res.complete))
             if outcome == "split":
                 self.stats.splits += 1
