@@ -96,7 +96,7 @@ def snap_to_pages(x: float, rel_err: float = 0.1, per_page: int = PER_PAGE) -> i
     if x < per_page:
         return max(1, int(x))
     k = int(x // per_page) * per_page
-    return max(per_page // 2, int(min(k / (1.0 + 0.8 * rel_err), x / (1.0 + 2.0 * rel_err))))
+    return max(per_page // 2, int(k / (1.0 + 0.8 * rel_err)))
 
 
 @dataclass
@@ -149,8 +149,8 @@ class LossModel:
         return min(1.0, max(0.3, r[min(len(r) - 1, int(q * len(r)))]))
 
     def loss_rate(self) -> float:
-        """The largest fraction of a leaf seen lost so far (0.05 before evidence)."""
-        return max(0.05, self.max_loss_fraction)
+        """The largest fraction of a leaf seen lost so far (3% before evidence)."""
+        return max(0.03, self.max_loss_fraction)
 
     def safe_bound(self) -> float:
         """Leaves up to this many fetched files are accepted unchecked.
@@ -166,16 +166,26 @@ class LossModel:
         return bound * (1.0 - self.loss_rate())
 
     def ceiling(self) -> float:
-        """The count a leaf should stay under: the safe bound once known, half the cap before any evidence."""
+        """The count to aim under: half the cap before evidence; above the clean size while the bracket between
+        clean and lossy sizes is wide (checks of such leaves are how the model learns); else the safe bound."""
         cap = self.result_cap * 0.95
-        if self.clean_max >= self.per_page:
-            return max(self.per_page, min(cap, self.safe_bound()))
-        if self.lossy_min is not None:
-            return max(self.per_page, min(cap, self.lossy_min / 2))
-        return self.result_cap / 2
+        if self.clean_max < self.per_page:
+            if self.lossy_min is not None:
+                return max(self.per_page, min(cap, self.lossy_min / 2))
+            return self.result_cap / 2
+        if self.lossy_min is None:
+            return min(cap, self.clean_max * 1.25)
+        if self.clean_max < 0.93 * self.lossy_min:
+            return min(cap, (self.clean_max + self.lossy_min) / 2)
+        return max(self.per_page, self.safe_bound())
 
     def target(self) -> int:
-        return snap_to_pages(self.ceiling(), self.rel_err(), self.per_page)
+        rel = self.rel_err()
+        t = snap_to_pages(self.ceiling(), rel, self.per_page)
+        safe = self.safe_bound()
+        if safe >= self.per_page:
+            t = min(t, int(safe / (1.0 + 1.2 * rel)))
+        return max(1, t)
 
     def abort_limit(self) -> int:
         """Fetched count at which paging a candidate stops: it cannot be a leaf (known-lossy size or the cap)."""
@@ -389,9 +399,7 @@ class SweepPlan:
             self.predicted = None
             return "leaf"
         if is_root:
-            self.root_estimate = self._count_estimate(obs)
-            self.predicted = None
-            return "split"  # the root gives the query's scale, not a local density
+            self.root_estimate = self._count_estimate(obs)  # the query's scale for the prior
         self.last_split = obs
         self.predicted = None
         return "split"
