@@ -3,6 +3,9 @@
 Kept free of sockets so the HTTP layer (server.py) stays a thin adapter. Per request the order is: slow
 reply, authentication, secondary-limit block, primary limit, secondary-limit trigger, 5xx, the answer, and
 finally ``If-None-Match`` (a 304 costs no quota) or spending one request of the resource.
+
+Search pagination: the ``Link`` header's ``next``/``last`` follow the results actually available (capped at
+1,000), not the undercounted ``total_count``; a client may page until there is no ``next`` or a page is short.
 """
 
 from __future__ import annotations
@@ -181,10 +184,7 @@ class EmulatorApi:
                 return self._secondary(req, now, blocked[0] - now if blocked[1] else None), key
         usage = self.limiter.peek(key, resource, now)
         if usage.remaining == 0:
-            self._count("rate_limited")
-            status = 429 if self._chance(p.limit_429_share) else 403
-            who = f"user ID {h64('uid', key) % 10**8}" if key else "127.0.0.1"
-            return _error(status, f"API rate limit exceeded for {who}.", DOCS_RATE, **usage.headers()), key
+            return self._primary_refusal(key, usage), key
         if resource == "search" and self._chance(p.secondary_rate):
             if self._chance(p.secondary_retry_after_share):
                 lo, hi = p.secondary_retry_after
@@ -196,6 +196,12 @@ class EmulatorApi:
         if self._chance(p.error_rate):
             return self._server_error(), key
         return None, key
+
+    def _primary_refusal(self, key: str | None, usage: Usage) -> Response:
+        self._count("rate_limited")
+        status = 429 if self._chance(self.profile.limit_429_share) else 403
+        who = f"user ID {h64('uid', key) % 10**8}" if key else "127.0.0.1"
+        return _error(status, f"API rate limit exceeded for {who}.", DOCS_RATE, **usage.headers())
 
     def _secondary(self, req: Request, now: float, retry_after: float | None) -> Response:
         self._count("secondary_limited")
@@ -221,6 +227,8 @@ class EmulatorApi:
                 usage = self.limiter.peek(key, resource, now)
                 return Response(304, b"", {"ETag": tag, **usage.headers()})
         allowed, usage = self.limiter.take(key, resource, now)
+        if not allowed:  # a concurrent request took the last one since the gate looked
+            return self._primary_refusal(key, usage)
         resp.headers.update(usage.headers())
         return resp
 

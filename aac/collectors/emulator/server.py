@@ -16,6 +16,8 @@ from .snapshot import load_snapshot
 
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"  # keep-alive: PyGithub reuses one connection
+    disable_nagle_algorithm = True  # headers and body go out as separate writes; Nagle + delayed ACK = 40 ms each
+    wbufsize = 1 << 16  # ... and buffer them into one segment anyway (flushed after every request)
     server_version = "GitHubEmulator/1.0"
     sys_version = ""
 
