@@ -136,10 +136,11 @@ class LossModel:
 
     def rel_err(self) -> float:
         """RMS relative error of recent count predictions (0.1 before evidence)."""
-        recent = self.errors[-40:]
+        recent = sorted(abs(e) for e in self.errors[-40:])
         if len(recent) < 5:
             return 0.1
-        return min(0.5, max(0.03, math.sqrt(sum(e * e for e in recent) / len(recent))))
+        # robust (median absolute error x 1.48 ~ sigma): one template spike must not widen every later margin
+        return min(0.5, max(0.03, 1.48 * recent[len(recent) // 2]))
 
     def undercount(self, q: float = 0.5) -> float:
         """Quantile ``q`` of reported/fetched seen so far (how much total_count undercounts)."""
@@ -162,8 +163,8 @@ class LossModel:
             return 0.0
         bound = float(self.clean_max)
         if self.lossy_min is not None:
-            bound = min(bound, self.lossy_min)
-        return bound * (1.0 - self.loss_rate())
+            bound = min(bound, self.lossy_min * (1.0 - self.loss_rate()))
+        return bound
 
     def ceiling(self) -> float:
         """The count to aim under: half the cap before evidence; above the clean size while the bracket between
@@ -308,6 +309,7 @@ class SweepPlan:
         self.last_split: Observation | None = None
         self.root_estimate: float | None = None
         self.predicted: float | None = None
+        self._last_scale: float | None = None
         for rng, n in sorted(done or []):
             if rng.lo == self.pos:
                 self.leaves.append((rng, n))
@@ -324,7 +326,9 @@ class SweepPlan:
             return SizeRange(self.lo, self.hi)  # the root probe: small queries finish here
         u0 = u_of(self.pos)
         w = self._width_u(u0)
-        hi = int(math.floor(size_of(u0 + w)))
+        hi = int(math.floor(size_of(u0 + w) + 1e-6))
+        if hi < self.hi and self._tail_is_small(u_of(hi)):
+            hi = self.hi  # what is left is a sliver of the expected leaf: take it in the same query
         if self.last_split is not None:
             hi = min(hi, self.last_split.rng.hi - 1)
         hi = max(self.pos + 1, min(hi, self.hi))
@@ -348,6 +352,13 @@ class SweepPlan:
             n, m = ratio([(self.last_split.rng, self._count_estimate(self.last_split))])
             if m > 0:
                 return n / m
+        if self.leaves:
+            # the adjacent leaf alone, when it was meant to be a full leaf: shapes differ between queries, so
+            # the freshest evidence wins (an empty one says "jump ahead")
+            last_rng, last_n = self.leaves[-1]
+            n, m = ratio([(last_rng, float(last_n))])
+            if m > 0 and last_n >= 0.3 * self.model.target():
+                return n / m
         recent = [(r, float(c)) for r, c in self.leaves[-3:]]
         n, m = ratio(recent)
         if n >= 50 and m > 0:
@@ -355,6 +366,13 @@ class SweepPlan:
         if self.root_estimate is not None:
             return self.root_estimate / max(prior.mass(0.0, u_of(self.hi)), 1e-9)
         return n / m if m > 0 and n > 0 else 1.0
+
+    def _tail_is_small(self, u_hi: float) -> bool:
+        prior = self.prior if self.prior is not None and self.prior.ready else None
+        if prior is None or self._last_scale is None or self.last_split is not None:
+            return False
+        rest = self._last_scale * prior.mass(u_hi, u_of(self.hi))
+        return rest < 0.1 * self.model.target()
 
     def _width_u(self, u0: float) -> float:
         target = float(self.model.target())
@@ -369,6 +387,7 @@ class SweepPlan:
 
         if prior is not None:
             scale = self._scale(prior)
+            self._last_scale = scale
             w = prior.u_for_mass(u0, target / max(scale, 1e-9)) - u0
             if w > 0:
                 w = min(w, cap)
@@ -413,8 +432,14 @@ class SweepPlan:
         if rng.width == 1:
             return False
         lim = self.model.abort_limit()
-        if reported_total is not None and pages == 1 and reported_total / self.model.undercount(0.75) >= lim:
-            return True
+        if reported_total is not None and pages == 1:
+            # total_count is a lower bound: past the limit it is certain; past the safe size at the median
+            # undercount it is likely, and one probe is cheaper than checking an over-full leaf by its halves
+            if reported_total >= lim:
+                return True
+            safe = self.model.safe_bound()
+            if safe >= self.model.per_page and reported_total / self.model.undercount(0.5) > safe:
+                return True
         return fetched >= lim
 
 
