@@ -219,6 +219,7 @@ class GitHubClient:
 
         backoff = 1.0
         last = ""
+        connect_failures = 0
         for attempt in range(self.max_retries + 1):
             tok = self._pick(resource)
             if resource == "search":
@@ -261,6 +262,10 @@ class GitHubClient:
             except (requests.ConnectionError, requests.Timeout) as exc:
                 last = type(exc).__name__
                 self.stats.server_errors += 1
+                refused = isinstance(exc, requests.ConnectionError) and not isinstance(exc, requests.Timeout)
+                connect_failures = connect_failures + 1 if refused else 0
+                if connect_failures > 2:  # nothing listening (wrong URL?): say so instead of backing off for minutes
+                    raise GitHubError(self.scrub(f"GET {path}: cannot connect to {self.api_url} ({last})")) from None
                 self._sleep(backoff, "backoff")
                 backoff = min(backoff * 2, 60.0)
                 continue
