@@ -149,6 +149,7 @@ class CrawlEngine:
         self.stats = EngineStats()
         self.on_request = on_request
         self.reserve = reserve
+        self.smallest_first = False
 
     # ---- pages -------------------------------------------------------------------------------------
     def _page(self, q: str, page: int) -> Page:
@@ -242,19 +243,19 @@ class CrawlEngine:
         return lost
 
     # ---- one query ---------------------------------------------------------------------------------
-    def crawl_query(self, query: str, sink: Sink, done: list[tuple[SizeRange, int]] | None = None,
-                    lo: int = 0, hi: int = MAX_INDEXED) -> SweepPlan:
-        """Sweep one query's size axis to the end, resuming after the completed leaves in ``done``."""
-        plan = SweepPlan(self.model, self.prior, lo=lo, hi=hi, done=done)
-        start = self.stats.requests
-        while (rng := plan.next_range()) is not None:
-            res = self.fetch_range(query, rng, plan, expect=self.model.target())
-            outcome = plan.observe(Observation(rng, res.reported_total, len(res.hits), res.complete))
-            if outcome == "split":
-                self.stats.splits += 1
-                self.stats.probes_wasted += res.requests
-                sink.split(query, LeafRecord(query, rng, "split", res.reported_total, res.pages, len(res.hits)), res.hits)
-                continue
+    def _step(self, query: str, plan: SweepPlan, sink: Sink) -> bool:
+        """Crawl the plan's next candidate; False when the query is finished."""
+        rng = plan.next_range()
+        if rng is None:
+            return False
+        before = self.stats.requests
+        res = self.fetch_range(query, rng, plan, expect=self.model.target())
+        outcome = plan.observe(Observation(rng, res.reported_total, len(res.hits), res.complete))
+        if outcome == "split":
+            self.stats.splits += 1
+            self.stats.probes_wasted += res.requests
+            sink.split(query, LeafRecord(query, rng, "split", res.reported_total, res.pages, len(res.hits)), res.hits)
+        else:
             hits = dict(res.hits)
             records: list[LeafRecord] = []
             lost = None
@@ -265,7 +266,52 @@ class CrawlEngine:
             self.stats.leaves += 1
             records.append(LeafRecord(query, rng, "leaf", res.reported_total, res.pages, len(res.hits), lost, sat))
             sink.leaf_done(query, records, hits)
+        self.stats.per_query[query] = self.stats.per_query.get(query, 0) + self.stats.requests - before
+        return True
+
+    def _finish(self, plan: SweepPlan) -> None:
         if plan.leaves and sum(n for _, n in plan.leaves) >= self.per_page:
             self.prior.add_query(plan.leaves)
-        self.stats.per_query[query] = self.stats.per_query.get(query, 0) + self.stats.requests - start
+
+    def crawl_query(self, query: str, sink: Sink, done: list[tuple[SizeRange, int]] | None = None,
+                    lo: int = 0, hi: int = MAX_INDEXED, root_total: int | None = None) -> SweepPlan:
+        """Sweep one query's size axis to the end, resuming after the completed leaves in ``done``."""
+        plan = SweepPlan(self.model, self.prior, lo=lo, hi=hi, done=done, root_total=root_total)
+        while self._step(query, plan, sink):
+            pass
+        self._finish(plan)
         return plan
+
+    def crawl_queries(self, queries: list[str], sink: Sink,
+                      done: Callable[[str], list[tuple[SizeRange, int]]] | None = None,
+                      root_total: Callable[[str], int | None] | None = None,
+                      on_query: Callable[[str], None] | None = None,
+                      on_query_done: Callable[[str], None] | None = None) -> None:
+        """All queries, smallest first: every root is probed once (small queries finish right there), then the
+        big ones are swept in increasing size, so the loss model and size prior are learned on the cheap
+        queries before the expensive ones rely on them."""
+        plans: dict[str, SweepPlan] = {}
+        for q in queries:
+            plan = SweepPlan(self.model, self.prior, done=done(q) if done else None,
+                             root_total=root_total(q) if root_total else None)
+            plans[q] = plan
+            if not plan.leaves and plan.root_estimate is None and not plan.finished:
+                if on_query:
+                    on_query(q)
+                self._step(q, plan, sink)
+            if plan.finished:
+                self._finish(plan)
+                if on_query_done:
+                    on_query_done(q)
+        rest = [q for q in queries if not plans[q].finished]
+        if self.smallest_first:
+            rest.sort(key=lambda q: (plans[q].size_estimate(), queries.index(q)))
+        for q in rest:
+            if on_query:
+                on_query(q)
+            plan = plans[q]
+            while self._step(q, plan, sink):
+                pass
+            self._finish(plan)
+            if on_query_done:
+                on_query_done(q)

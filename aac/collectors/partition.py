@@ -298,9 +298,10 @@ class SweepPlan:
 
     GROWTH = 4.0  # a candidate is at most this many times wider (in u) than the last leaf
     SHRINK = 0.7  # after a split the next candidate is at most this fraction of the split one
+    SCALE_LEAVES = 3
 
     def __init__(self, model: LossModel, prior: SizePrior | None = None, lo: int = 0, hi: int = MAX_INDEXED,
-                 done: list[tuple[SizeRange, int]] | None = None):
+                 done: list[tuple[SizeRange, int]] | None = None, root_total: int | None = None):
         self.model = model
         self.prior = prior
         self.lo, self.hi = lo, hi
@@ -314,6 +315,16 @@ class SweepPlan:
             if rng.lo == self.pos:
                 self.leaves.append((rng, n))
                 self.pos = rng.hi
+        if root_total is not None and not self.leaves:
+            # resuming after the root probe split: its total is the query's scale
+            self.root_estimate = root_total / self.model.undercount()
+            self.last_split = Observation(SizeRange(lo, hi), root_total, 0, False)
+
+    def size_estimate(self) -> float:
+        """Files this query is expected to hold (for ordering queries small to large)."""
+        if self.root_estimate is not None:
+            return self.root_estimate
+        return float(sum(n for _, n in self.leaves))
 
     @property
     def finished(self) -> bool:
@@ -356,9 +367,10 @@ class SweepPlan:
             # the adjacent leaf alone, when it was meant to be a full leaf: shapes differ between queries, so
             # the freshest evidence wins (an empty one says "jump ahead")
             last_rng, last_n = self.leaves[-1]
-            n, m = ratio([(last_rng, float(last_n))])
-            if m > 0 and last_n >= 0.3 * self.model.target():
-                return n / m
+            if last_n >= 0.3 * self.model.target():
+                n, m = ratio([(r, float(c)) for r, c in self.leaves[-self.SCALE_LEAVES:]])
+                if m > 0:
+                    return n / m
         recent = [(r, float(c)) for r, c in self.leaves[-3:]]
         n, m = ratio(recent)
         if n >= 50 and m > 0:
@@ -433,12 +445,12 @@ class SweepPlan:
             return False
         lim = self.model.abort_limit()
         if reported_total is not None and pages == 1:
-            # total_count is a lower bound: past the limit it is certain; past the safe size at the median
+            # total_count is a lower bound: past the limit it is certain; past the lossy size at the median
             # undercount it is likely, and one probe is cheaper than checking an over-full leaf by its halves
             if reported_total >= lim:
                 return True
-            safe = self.model.safe_bound()
-            if safe >= self.model.per_page and reported_total / self.model.undercount(0.5) > safe:
+            lossy = self.model.lossy_min
+            if lossy is not None and reported_total / self.model.undercount(0.5) >= lossy:
                 return True
         return fetched >= lim
 
