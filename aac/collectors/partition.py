@@ -298,7 +298,9 @@ class SweepPlan:
 
     GROWTH = 4.0  # a candidate is at most this many times wider (in u) than the last leaf
     SHRINK = 0.7  # after a split the next candidate is at most this fraction of the split one
-    SCALE_LEAVES = 3
+    SCALE_LEAVES = 1  # leaves the local scale is estimated from
+    PSEUDO_FILES = 30.0  # weight of the query's overall scale in the local estimate
+    TAIL = 0.25  # a remainder expected to hold less than this share of a leaf joins the current candidate
 
     def __init__(self, model: LossModel, prior: SizePrior | None = None, lo: int = 0, hi: int = MAX_INDEXED,
                  done: list[tuple[SizeRange, int]] | None = None, root_total: int | None = None):
@@ -337,12 +339,18 @@ class SweepPlan:
             return SizeRange(self.lo, self.hi)  # the root probe: small queries finish here
         u0 = u_of(self.pos)
         w = self._width_u(u0)
-        hi = int(math.floor(size_of(u0 + w) + 1e-6))
+        hi = int(round(size_of(u0 + w)))
         if hi < self.hi and self._tail_is_small(u_of(hi)):
             hi = self.hi  # what is left is a sliver of the expected leaf: take it in the same query
         if self.last_split is not None:
             hi = min(hi, self.last_split.rng.hi - 1)
         hi = max(self.pos + 1, min(hi, self.hi))
+        if self.predicted is not None and w > 0:  # the prediction for the range actually asked
+            prior = self.prior if self.prior is not None and self.prior.ready else None
+            if prior is not None and self._last_scale is not None:
+                self.predicted = self._last_scale * prior.mass(u0, u_of(hi))
+            else:
+                self.predicted *= (u_of(hi) - u0) / w
         return SizeRange(self.pos, hi)
 
     # ---- width selection -----------------------------------------------------------------------------
@@ -363,28 +371,23 @@ class SweepPlan:
             n, m = ratio([(self.last_split.rng, self._count_estimate(self.last_split))])
             if m > 0:
                 return n / m
-        if self.leaves:
-            # the adjacent leaf alone, when it was meant to be a full leaf: shapes differ between queries, so
-            # the freshest evidence wins (an empty one says "jump ahead")
-            last_rng, last_n = self.leaves[-1]
-            if last_n >= 0.3 * self.model.target():
-                n, m = ratio([(r, float(c)) for r, c in self.leaves[-self.SCALE_LEAVES:]])
-                if m > 0:
-                    return n / m
-        recent = [(r, float(c)) for r, c in self.leaves[-3:]]
-        n, m = ratio(recent)
-        if n >= 50 and m > 0:
-            return n / m
+        # the query's own recent leaves, shrunk toward its overall scale by a pseudo-count: shapes differ
+        # between queries, so fresh local evidence wins, but one empty leaf must not send the sweep to the end
+        s0 = None
         if self.root_estimate is not None:
-            return self.root_estimate / max(prior.mass(0.0, u_of(self.hi)), 1e-9)
-        return n / m if m > 0 and n > 0 else 1.0
+            s0 = self.root_estimate / max(prior.mass(0.0, u_of(self.hi)), 1e-9)
+        n, m = ratio([(r, float(c)) for r, c in self.leaves[-self.SCALE_LEAVES:]])
+        if s0 is None:
+            return n / m if m > 0 and n > 0 else 1.0
+        a = self.PSEUDO_FILES
+        return (n + a) / (m + a / max(s0, 1e-12))
 
     def _tail_is_small(self, u_hi: float) -> bool:
         prior = self.prior if self.prior is not None and self.prior.ready else None
         if prior is None or self._last_scale is None or self.last_split is not None:
             return False
         rest = self._last_scale * prior.mass(u_hi, u_of(self.hi))
-        return rest < 0.1 * self.model.target()
+        return rest < self.TAIL * self.model.target()
 
     def _width_u(self, u0: float) -> float:
         target = float(self.model.target())
