@@ -150,6 +150,7 @@ class CrawlEngine:
         self.on_request = on_request
         self.reserve = reserve
         self.smallest_first = False
+        self._unverified: list[tuple[str, RangeResult, Sink]] = []
 
     # ---- pages -------------------------------------------------------------------------------------
     def _page(self, q: str, page: int) -> Page:
@@ -259,15 +260,32 @@ class CrawlEngine:
             hits = dict(res.hits)
             records: list[LeafRecord] = []
             lost = None
+            lossy_before = self.model.lossy_min
             if self.verify and res.complete and self.model.needs_check(len(hits)):
                 lost = self._verify(query, rng, hits, records)
+            elif self.verify and res.complete and self.model.optimistic(len(hits)):
+                self._unverified.append((query, res, sink))
             sat = saturated(rng, len(res.hits), self.result_cap) or (not res.complete and rng.width == 1)
             self.stats.saturated += sat
             self.stats.leaves += 1
             records.append(LeafRecord(query, rng, "leaf", res.reported_total, res.pages, len(res.hits), lost, sat))
             sink.leaf_done(query, records, hits)
+            if self.model.lossy_min != lossy_before:
+                self._recheck()
         self.stats.per_query[query] = self.stats.per_query.get(query, 0) + self.stats.requests - before
         return True
+
+    def _recheck(self) -> None:
+        """A loss was just found: leaves accepted on optimism that are now above the safe size get their check."""
+        pending, self._unverified = self._unverified, []
+        for query, res, sink in pending:
+            if not self.model.needs_check(len(res.hits)):
+                continue
+            hits = dict(res.hits)
+            records: list[LeafRecord] = []
+            lost = self._verify(query, res.rng, hits, records)
+            records.append(LeafRecord(query, res.rng, "leaf", res.reported_total, res.pages, len(res.hits), lost))
+            sink.leaf_done(query, records, hits)  # same leaf again: its part is rewritten with the union
 
     def _finish(self, plan: SweepPlan) -> None:
         if plan.leaves and sum(n for _, n in plan.leaves) >= self.per_page:

@@ -195,8 +195,20 @@ class LossModel:
             lim = min(lim, self.lossy_min)
         return max(self.per_page, lim)
 
+    OPTIMISM = 1.2  # before any loss is seen, leaves up to this factor above the clean size pass unchecked ...
+
     def needs_check(self, n: int) -> bool:
-        return n > TRUSTED_SMALL and n > self.safe_bound()
+        """... and are checked after the fact if a loss is found later (see ``CrawlEngine``), so exploring the
+        safe size costs checks only where the optimism was wrong."""
+        if n <= TRUSTED_SMALL:
+            return False
+        if self.lossy_min is None and self.clean_max >= self.per_page:
+            return n > self.clean_max * self.OPTIMISM
+        return n > self.safe_bound()
+
+    def optimistic(self, n: int) -> bool:
+        """Whether a leaf of ``n`` passes only on optimism (no loss seen yet, larger than the proven size)."""
+        return self.lossy_min is None and n > max(TRUSTED_SMALL, self.clean_max)
 
 
 class SizePrior:
