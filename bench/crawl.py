@@ -1,6 +1,6 @@
 """Crawl benchmark: AAC's adaptive size partitioner vs two peer strategies on the same hostile emulator.
 
-    python bench/crawl.py [--files 50000] [--seed 0] [--stratum 256] [--chunk 1024] [--only aac,strata,chunk]
+    python bench/crawl.py [--files 50000] [--seed 0] [--stratum 1024] [--chunk 1024] [--only aac,strata,chunk]
 
 A generated snapshot (``aac emulator generate`` shape) is served by the GitHub emulator under profile
 ``github`` (undercounting total_count, wide ranges that silently lose files, unstable order, incomplete pages,
@@ -12,7 +12,7 @@ matching a query, without pathologies).
 Strategies:
 - ``aac``: :mod:`aac.collectors.partition` (sweep, probe = page 1, verify by halves, learned loss model).
 - ``strata``: fixed narrow size strata over [0, 384 KB), every page of each, as ipa-lab/github-searcher does
-  (its default stratum is 1 byte, i.e. 393,216 queries per search; we use ``--stratum`` bytes, 256 by default).
+  (its default stratum is 1 byte, i.e. 393,216 queries per search; we use ``--stratum`` bytes, 1024 by default).
 - ``chunk``: halve/double chunk scan as thekevinscott/github-data-file-fetcher: probe a size chunk, halve it
   while total_count > 1000, else page it fully and double the chunk when total_count < 500; trusts total_count.
 
@@ -97,7 +97,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--files", type=int, default=50_000)
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--stratum", type=int, default=256)
+    ap.add_argument("--stratum", type=int, default=1024)
     ap.add_argument("--chunk", type=int, default=1024)
     ap.add_argument("--only", default="aac,strata,chunk")
     args = ap.parse_args()
