@@ -63,17 +63,26 @@ sleeping, so hours of rate-limit waits take seconds. ``GET /_emulator/clock``, `
 ``POST /_emulator/snapshot {"path": FILE}`` complete the (non-GitHub) control routes.
 """
 
-from .profiles import GITHUB, IDEAL, PROFILES, Profile, get_profile
-from .server import EmulatorServer
-from .snapshot import SnapshotError, check_record, iter_snapshot, load_snapshot
+import importlib
 
-__all__ = ["EmulatorServer", "GITHUB", "IDEAL", "PROFILES", "Profile", "SnapshotError", "check_record",
-           "generate_snapshot", "get_profile", "iter_snapshot", "load_snapshot"]
+# Exported lazily: `aac --help` and every other command import this package (for `aac emulator`), and must
+# not pay for the server, the index and the grammar they do not use.
+_EXPORTS = {
+    "EmulatorServer": "server", "GITHUB": "profiles", "IDEAL": "profiles", "PROFILES": "profiles",
+    "Profile": "profiles", "get_profile": "profiles", "SnapshotError": "snapshot", "check_record": "snapshot",
+    "iter_snapshot": "snapshot", "load_snapshot": "snapshot", "generate_snapshot": "generator",
+}
+__all__ = sorted(_EXPORTS)
 
 
 def __getattr__(name: str):
-    if name == "generate_snapshot":  # the generator's grammar tables load only when needed
-        from .generator import generate_snapshot
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
 
-        return generate_snapshot
-    raise AttributeError(name)
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))

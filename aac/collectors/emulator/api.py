@@ -98,9 +98,9 @@ class EmulatorApi:
             ("GET", re.compile(r"^/search/code$"), self._search, "search"),
             ("GET", re.compile(r"^/repos/([^/]+)/([^/]+)$"), self._repo, "repo"),
             ("GET", re.compile(r"^/repos/([^/]+)/([^/]+)/license$"), self._license, "license"),
-            ("GET", re.compile(r"^/repos/([^/]+)/([^/]+)/contents/(.+)$"), self._contents, "contents"),
+            ("GET", re.compile(r"^/repos/([^/]+)/([^/]+)/contents(?:/(.+))?$"), self._contents, "contents"),
             ("GET", re.compile(r"^/repositories/(\d+)$"), self._repo_by_id, "repo"),
-            ("GET", re.compile(r"^/repositories/(\d+)/contents/(.+)$"), self._contents_by_id, "contents"),
+            ("GET", re.compile(r"^/repositories/(\d+)/contents(?:/(.+))?$"), self._contents_by_id, "contents"),
             ("GET", re.compile(r"^/raw/([^/]+)/([^/]+)/([^/]+)/(.+)$"), self._raw, "raw"),
             ("GET", re.compile(r"^/_emulator/clock$"), self._clock_get, "control"),
             ("POST", re.compile(r"^/_emulator/clock/advance$"), self._clock_advance, "control"),
@@ -366,12 +366,17 @@ class EmulatorApi:
             return None
         return f
 
-    def _contents_answer(self, req: Request, repo, path: str) -> Response:
+    def _contents_answer(self, req: Request, repo, path: str | None) -> Response:
         ref = req.params.get("ref")
-        f = self._file_at(repo, path, ref)
-        if f is None:
-            return _error(404, "Not Found")
-        return Response.json(200, shapes.content_obj(f, req.base, ref or f.commit))
+        f = self._file_at(repo, path, ref) if path else None
+        if f is not None:
+            return Response.json(200, shapes.content_obj(f, req.base, ref or f.commit))
+        if repo is not None and ref in (None, "", repo.commit, "main", "HEAD"):
+            entries = self.index.listing(repo, path or "")
+            if entries:  # a directory: GitHub lists its immediate children
+                return Response.json(200, [shapes.listing_entry(repo, (path or "").strip("/"), name, child, req.base,
+                                                                ref or repo.commit) for name, child in entries])
+        return _error(404, "Not Found")
 
     def _contents(self, req: Request, owner: str, name: str, path: str) -> Response:
         return self._core(req, lambda: self._contents_answer(req, self._find_repo(owner, name), path))

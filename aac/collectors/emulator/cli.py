@@ -74,11 +74,13 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
 
         t0 = time.perf_counter()
         out.parent.mkdir(parents=True, exist_ok=True)
-        tmp = out.with_name(out.name + ".tmp")
-        with open(tmp, "w", encoding="utf-8") as fh:
+        special = out.exists() and not out.is_file()  # a pipe or device: write through, never replace it
+        tmp = out if special else out.with_name(out.name + ".tmp")  # else atomic: no half-written snapshot
+        with open(tmp, "w", encoding="utf-8", buffering=1 << 20) as fh:
             dumps = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": ")).encode
             for rec in generate_snapshot(files, seed):
                 fh.write(dumps(rec))
                 fh.write("\n")
-        os.replace(tmp, out)
+        if not special:
+            os.replace(tmp, out)
         typer.echo(f"wrote {files} files to {out} in {time.perf_counter() - t0:.1f} s", err=True)

@@ -111,6 +111,7 @@ class Index:
         self.repos: dict[str, Repo] = {}
         self.repos_by_id: dict[int, Repo] = {}
         self.files: dict[tuple[str, str], File] = {}
+        self.by_repo: dict[str, list[File]] = defaultdict(list)
         self.searchable: list[File] = []
         self.by_name: dict[str, list[File]] = defaultdict(list)
         self.by_ext: dict[str, list[File]] = defaultdict(list)
@@ -123,6 +124,7 @@ class Index:
                          rec.get("commit") or repo.commit, rec.get("language") or repo.language,
                          h64("file", full_name, rec["path"]))
                 self.files[(full_name.lower(), rec["path"])] = f
+                self.by_repo[full_name.lower()].append(f)
                 if f.size < max_bytes:
                     self.searchable.append(f)
                     self.by_name[f.name].append(f)
@@ -146,6 +148,19 @@ class Index:
 
     def file(self, repo: Repo, path: str) -> File | None:
         return self.files.get((repo.full_name.lower(), path))
+
+    def listing(self, repo: Repo, directory: str) -> list[tuple[str, File | None]]:
+        """Immediate children of ``directory`` ("" = root): (name, file) for files, (name, None) for folders."""
+        prefix = directory.strip("/") + "/" if directory.strip("/") else ""
+        files, dirs = {}, set()
+        for f in self.by_repo.get(repo.full_name.lower(), []):
+            if f.path.startswith(prefix):
+                head, sep, _ = f.path[len(prefix):].partition("/")
+                if sep:
+                    dirs.add(head)
+                else:
+                    files[head] = f
+        return sorted([(d, None) for d in dirs] + list(files.items()), key=lambda e: e[0])
 
     def match(self, query: Query) -> list[File]:
         """Every searchable file the query matches, in snapshot order (no pathologies here)."""

@@ -4,8 +4,9 @@ Supported: ``filename:`` (exact basename, case-insensitive), ``path:`` (a run of
 segments anywhere in the file's directory; ``path:/`` = repository root; ``path:/a/b`` anchored at the root),
 ``extension:``, ``size:`` in bytes (``n``, ``a..b`` inclusive, ``a..*``, ``*..b``, ``>n``, ``>=n``, ``<n``,
 ``<=n``), ``repo:owner/name``, ``user:``/``org:``, ``language:``, and bare words or "quoted phrases" matched
-case-insensitively against path and content. A leading ``-`` negates a qualifier. Several terms AND together.
-Anything else is refused (422) rather than silently ignored.
+case-insensitively against path and content. A leading ``-`` negates a qualifier. Several terms AND together
+(an explicit ``AND`` is accepted). GitHub's own limits are kept: at most 256 characters of search terms and five
+operators. Anything else (``OR``, ``NOT``, unknown qualifiers) is refused (422) rather than silently ignored.
 """
 
 from __future__ import annotations
@@ -81,6 +82,15 @@ def parse_query(q: str) -> Query:
         tokens = shlex.split(q)
     except ValueError as exc:
         raise QueryError(f"cannot parse query {q!r}: {exc}") from None
+    operators = [t for t in tokens if t in ("AND", "OR", "NOT")]
+    if len(operators) > 5:
+        raise QueryError("Validation Failed: a query may have at most five AND, OR or NOT operators")
+    if "OR" in operators or "NOT" in operators:
+        raise QueryError("OR and NOT are not supported by the emulator; use a '-' qualifier or separate queries")
+    tokens = [t for t in tokens if t != "AND"]  # AND is implicit
+    free_text = sum(len(t) for t in tokens if ":" not in t)
+    if free_text > 256:
+        raise QueryError(f"Validation Failed: the query's search terms are {free_text} characters; at most 256")
     terms = []
     for tok in tokens:
         neg = tok.startswith("-") and ":" in tok

@@ -9,7 +9,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 from ..clock import Clock, VirtualClock
-from .api import EmulatorApi
+from .api import EmulatorApi, Response
 from .profiles import Profile, get_profile
 from .snapshot import load_snapshot
 
@@ -18,6 +18,7 @@ class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"  # keep-alive: PyGithub reuses one connection
     disable_nagle_algorithm = True  # headers and body go out as separate writes; Nagle + delayed ACK = 40 ms each
     wbufsize = 1 << 16  # ... and buffer them into one segment anyway (flushed after every request)
+    timeout = 60  # idle keep-alive connections are dropped, so a stopped server's threads end
     server_version = "GitHubEmulator/1.0"
     sys_version = ""
 
@@ -26,7 +27,10 @@ class _Handler(BaseHTTPRequestHandler):
         body = self.rfile.read(length) if length else b""
         host = self.headers.get("Host") or f"{self.server.server_address[0]}:{self.server.server_address[1]}"
         api: EmulatorApi = self.server.api  # type: ignore[attr-defined]
-        resp = api.handle(method, self.path, self.headers, body, f"http://{host}")
+        try:
+            resp = api.handle(method, self.path, self.headers, body, f"http://{host}")
+        except Exception as exc:  # an emulator bug must show up as an answer, not as a dropped connection
+            resp = Response.json(500, {"message": f"emulator error: {type(exc).__name__}: {exc}"})
         self.send_response(resp.status)
         for k, v in resp.headers.items():
             self.send_header(k, v)
@@ -35,6 +39,8 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         if payload:
             self.wfile.write(payload)
+        if getattr(self.server, "stopping", False):
+            self.close_connection = True
 
     def do_GET(self) -> None:  # noqa: N802 (http.server naming)
         self._serve("GET")
@@ -83,6 +89,7 @@ class EmulatorServer:
     def stop(self) -> None:
         httpd, self._httpd = self._httpd, None
         if httpd is not None:
+            httpd.stopping = True  # type: ignore[attr-defined]  # kept-alive connections close after their next reply
             httpd.shutdown()
             httpd.server_close()
         if self._thread is not None:

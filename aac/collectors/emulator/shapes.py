@@ -92,6 +92,21 @@ def content_obj(f: File, base: str, ref: str) -> dict:
             "_links": {"self": urls["url"], "git": urls["git_url"], "html": urls["html_url"]}}
 
 
+def listing_entry(repo: Repo, directory: str, name: str, f: File | None, base: str, ref: str) -> dict:
+    """One entry of a directory listing (``GET .../contents/{dir}``): a file, or a sub-directory."""
+    if f is not None:
+        obj = content_obj(f, base, ref)
+        del obj["content"], obj["encoding"]
+        return obj
+    path = f"{directory}/{name}" if directory else name
+    url = f"{base}/repos/{repo.full_name}/contents/{qpath(path)}?ref={ref}"
+    html = f"https://github.com/{repo.full_name}/tree/{ref}/{qpath(path)}"
+    sha = "%040x" % h64("tree", repo.full_name, path)
+    git = f"{base}/repos/{repo.full_name}/git/trees/{sha}"
+    return {"type": "dir", "name": name, "path": path, "sha": sha, "size": 0, "url": url, "html_url": html,
+            "git_url": git, "download_url": None, "_links": {"self": url, "git": git, "html": html}}
+
+
 def license_text(repo: Repo) -> bytes:
     """A short synthetic license file naming the SPDX id (the snapshot carries only the id, not the text)."""
     return (f"SPDX-License-Identifier: {repo.license_spdx}\n\nCopyright (c) the {repo.full_name} authors.\n"

@@ -115,3 +115,31 @@ def test_same_seed_same_records_other_seed_other_records():
 def test_negative_count_is_refused():
     with pytest.raises(ValueError):
         generate_snapshot(-1, seed=0)
+
+
+def test_generated_files_are_reachable_by_their_platforms_registry_queries():
+    """The generator only plants files a crawler using the platform registry can find (through the emulator).
+
+    Known gap, kept visible: Roo Code's per-mode folders ``.roo/rules-{mode}/`` match the registry's pattern but
+    not its query ``path:.roo/rules`` (path segments must match exactly), so those are the only misses allowed.
+    """
+    import requests
+
+    from aac.collectors.emulator import EmulatorServer
+    from aac.collectors.platforms import PLATFORMS
+
+    recs = list(generate_snapshot(3000, seed=8))
+    with EmulatorServer(recs, profile="ideal") as s, requests.Session() as http:
+        found = set()
+        for p in PLATFORMS:
+            for q in p.queries:
+                page = 1
+                while True:
+                    body = http.get(f"{s.url}/search/code", params={"q": q, "per_page": 100, "page": page},
+                                    headers={"Authorization": "token t"}).json()
+                    found |= {(i["repository"]["full_name"], i["path"]) for i in body["items"]}
+                    if len(body["items"]) < 100:
+                        break
+                    page += 1
+    missed = [r["path"] for r in recs if r["size_bytes"] < 384 * 1024 and (r["repo"], r["path"]) not in found]
+    assert all(re.search(r"(^|/)\.roo/rules-[\w-]+/", m) for m in missed), missed

@@ -189,3 +189,19 @@ def test_paths_with_spaces_and_unicode_round_trip(http):
 
         g = Github(base_url=s.url, auth=Auth.Token("x"), retry=None, seconds_between_requests=0)
         assert g.get_repo("u/ni").get_contents(path).decoded_content == "héllo".encode()
+
+
+def test_directory_contents_list_immediate_children(http):
+    recs = [{"repo": "d/ir", "path": p, "content": p} for p in
+            (".cursor/rules/a.mdc", ".cursor/rules/deep/b.mdc", ".cursor/rules/c.mdc", "AGENTS.md")]
+    with EmulatorServer(recs, profile="ideal") as s:
+        listing = http.get(f"{s.url}/repos/d/ir/contents/.cursor/rules", headers=AUTH).json()
+        assert [(e["type"], e["name"]) for e in listing] == [("file", "a.mdc"), ("file", "c.mdc"), ("dir", "deep")]
+        root = http.get(f"{s.url}/repos/d/ir/contents", headers=AUTH).json()
+        assert [(e["type"], e["path"]) for e in root] == [("dir", ".cursor"), ("file", "AGENTS.md")]
+        assert http.get(f"{s.url}/repos/d/ir/contents/nowhere", headers=AUTH).status_code == 404
+        from github import Auth, Github
+
+        g = Github(base_url=s.url, auth=Auth.Token("x"), retry=None, seconds_between_requests=0)
+        assert sorted(c.path for c in g.get_repo("d/ir").get_contents(".cursor/rules")) == [
+            ".cursor/rules/a.mdc", ".cursor/rules/c.mdc", ".cursor/rules/deep"]

@@ -95,7 +95,12 @@ def test_query_key_ignores_order_case_and_spacing():
     assert parse_query("size:1..2  FILENAME:A.md").key == parse_query("filename:a.md size:1..2").key
 
 
-@pytest.mark.parametrize("q", ["", "   ", "stars:>5", "size:huge", "repo:noslash", "filename:"])
+def test_explicit_and_is_the_implicit_conjunction(index):
+    assert hits(index, "filename:CLAUDE.md AND path:/") == hits(index, "filename:CLAUDE.md path:/")
+
+
+@pytest.mark.parametrize("q", ["", "   ", "stars:>5", "size:huge", "repo:noslash", "filename:", "a OR b",
+                               "NOT a", "x" * 257, " AND ".join(["filename:a.md"] * 7)])
 def test_unparseable_queries_are_refused(q):
     with pytest.raises(QueryError):
         parse_query(q)
