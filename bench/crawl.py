@@ -39,12 +39,6 @@ from aac.collectors.github import GitHubClient  # noqa: E402
 from aac.collectors.partition import MAX_INDEXED, SizeRange  # noqa: E402
 
 
-def fast_http(server_module) -> None:
-    """The emulator answers in two TCP writes; with Nagle on, each kept-alive request waits ~40 ms for the
-    client's delayed ACK. Turning Nagle off (a stdlib handler knob) changes no behaviour, only wall time."""
-    server_module._Handler.disable_nagle_algorithm = True
-
-
 def truth(srv: EmulatorServer, queries: list[str]) -> set[tuple[str, str]]:
     want: set[tuple[str, str]] = set()
     for q in queries:
@@ -102,9 +96,6 @@ def main() -> None:
     ap.add_argument("--only", default="aac,strata,chunk")
     args = ap.parse_args()
 
-    from aac.collectors.emulator import server as server_module
-
-    fast_http(server_module)
     t0 = time.time()
     records = list(generate_snapshot(args.files, args.seed))
     queries = [q for _, q in platform_queries()]

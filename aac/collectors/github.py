@@ -33,11 +33,6 @@ from aac.config import DEFAULT_GITHUB_API, Secret
 
 log = logging.getLogger(__name__)
 
-# The emulator (http.server, keep-alive) answers in two TCP writes, which meets the client's delayed ACK and costs
-# ~40 ms per request on a kept-alive connection; a fresh connection per request takes ~2 ms. So requests to an
-# emulator (it says so in X-Emulator-Clock) outside PyGithub use one-shot connections; GitHub gets the pool.
-EMULATOR_HEADERS = {"Connection": "close"}
-
 SECONDARY_BASE_WAIT = 60.0
 SECONDARY_MAX_WAIT = 15 * 60.0
 
@@ -53,21 +48,19 @@ class GitHubError(RuntimeError):
 class ServerClock:
     """Sleeps by advancing an emulator's virtual clock over HTTP (``POST /_emulator/clock/advance``)."""
 
-    def __init__(self, api_url: str):
-        import requests
-
+    def __init__(self, api_url: str, session: Any):
         self.api_url = api_url.rstrip("/")
-        self.http = requests  # one-shot connections (see EMULATOR_HEADERS)
+        self.http = session
 
     def now(self) -> float:
-        r = self.http.get(f"{self.api_url}/_emulator/clock", timeout=10, headers=EMULATOR_HEADERS)
+        r = self.http.get(f"{self.api_url}/_emulator/clock", timeout=10)
         r.raise_for_status()
         return float(r.json()["now"])
 
     def sleep(self, seconds: float) -> None:
         if seconds > 0:
             r = self.http.post(f"{self.api_url}/_emulator/clock/advance", data=json.dumps({"seconds": seconds}),
-                                  headers={"Content-Type": "application/json", **EMULATOR_HEADERS}, timeout=10)
+                                  headers={"Content-Type": "application/json"}, timeout=10)
             r.raise_for_status()
 
 
@@ -129,7 +122,6 @@ class GitHubClient:
         ]
         self.session = requests.Session()  # raw content and emulator control: never carries a token
         self._clock_given = clock is not None
-        self._emulated = False
         self.clock: Clock = clock if clock is not None else RealClock()
         self.stats = ClientStats()
         self._repo_cache: dict[str, dict | None] = {}
@@ -145,11 +137,9 @@ class GitHubClient:
 
     # ---- clock & tokens ----------------------------------------------------------------------------
     def _adopt_clock(self, headers: dict) -> None:
-        if "x-emulator-clock" in headers:
-            self._emulated = True
         if not self._clock_given and str(headers.get("x-emulator-clock", "")).lower() == "virtual":
             if not isinstance(self.clock, ServerClock):
-                self.clock = ServerClock(self.api_url)
+                self.clock = ServerClock(self.api_url, self.session)
 
     def _sleep(self, seconds: float, why: str) -> None:
         if seconds <= 0:
@@ -318,10 +308,7 @@ class GitHubClient:
         for _ in range(self.max_retries + 1):
             self.stats.raw_requests += 1
             try:
-                if self._emulated:
-                    r = requests.get(url, timeout=self.timeout, headers=EMULATOR_HEADERS)
-                else:
-                    r = self.session.get(url, timeout=self.timeout)
+                r = self.session.get(url, timeout=self.timeout)
             except (requests.ConnectionError, requests.Timeout) as exc:
                 last = type(exc).__name__
             else:

@@ -1,10 +1,8 @@
 import pytest
 
 from aac.collectors.emulator import EmulatorServer
-from aac.collectors.emulator import server as emulator_server
 from aac.store import Corpus
 
-emulator_server._Handler.disable_nagle_algorithm = True  # see test_crawl_http.py
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,6 @@ import pytest
 
 from aac.collectors.collect import run_github_crawl
 from aac.collectors.emulator import GITHUB, EmulatorServer
-from aac.collectors.emulator import server as emulator_server
 from aac.collectors.platforms import platform_of
 from aac.config import Secret
 from aac.store import Corpus
@@ -24,9 +23,6 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 SHARED_DATA = REPO_ROOT.parent / "shared" / "data"
 TOKEN = "ghp_collectorTestToken0123456789abcdef"
 
-# The emulator answers in two TCP writes; with Nagle on, each kept-alive request waits ~40 ms for the client's
-# delayed ACK. Switching Nagle off (a stdlib handler knob) changes no behaviour, only wall time.
-emulator_server._Handler.disable_nagle_algorithm = True
 
 
 def indexable_known(sample_path) -> set[tuple[str, str]]:

@@ -5,10 +5,8 @@ import dataclasses
 import pytest
 
 from aac.collectors.emulator import GITHUB, IDEAL, EmulatorServer
-from aac.collectors.emulator import server as emulator_server
 from aac.collectors.github import GitHubClient, GitHubError, ServerClock, raw_base_for
 
-emulator_server._Handler.disable_nagle_algorithm = True  # see test_crawl_http.py
 
 TOKEN = "ghp_clientTestToken_abcdef0123456789"
 RECORDS = [{"repo": f"acme/r{i}", "path": "CLAUDE.md", "content": f"# rules {i}\n- be nice\n", "commit": "c" * 40}
