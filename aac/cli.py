@@ -29,6 +29,7 @@ CorpusOpt = typer.Option(Path("data"), "--corpus", envvar="AAC_CORPUS", help="Co
 AREAS: tuple[str, ...] = (
     "aac.collectors.emulator.cli",
     "aac.classifiers.cli",
+    "aac.collectors.cli",
 )
 
 
