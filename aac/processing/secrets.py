@@ -3,8 +3,8 @@
 Detection = detect-secrets' regex detectors (their ``denylist`` patterns, used directly so we get match spans
 for redaction) plus our own patterns for what it misses or reports only partly (GitHub fine-grained PATs,
 ``sk-``/``sk-ant-`` keys, Google/HF/npm tokens, PEM blocks spanning lines, passwords in URLs, ``password = ...``
-assignments, e-mail addresses). detect-secrets is slow per line, so a cheap prefilter regex picks the few
-candidate lines first; most agent files have none and cost one regex search.
+assignments, e-mail addresses). Running ~60 patterns over every line is slow, so each detector has literal
+triggers found with ``str.find``: a detector runs only on the lines where one of its triggers occurs.
 
 Placeholders look like ``[REDACTED:aws_access_key]`` so analysts still see that a key was there and of what kind.
 E-mail addresses of roles (noreply@, support@, ...) and example domains are not personal data and are kept.
@@ -16,37 +16,65 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-# Own detectors: (type, pattern, group to redact: 0 = whole match).
-_OWN: tuple[tuple[str, str, int], ...] = (
-    ("aws_access_key", r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[0-9A-Z]{16}\b", 0),
-    ("aws_secret_key", r"(?i)aws.{0,20}?(?:secret|key).{0,20}?[\"'=:\s]\s*[\"']?([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])", 1),
-    ("github_token", r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})", 0),
-    ("gitlab_token", r"\bglpat-[A-Za-z0-9_-]{20,}", 0),
-    ("anthropic_key", r"\bsk-ant-[A-Za-z0-9_-]{20,}", 0),
-    ("openai_key", r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}", 0),
-    ("stripe_key", r"\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}", 0),
-    ("slack_token", r"\bxox[abposre]-[A-Za-z0-9-]{10,}", 0),
-    ("slack_webhook", r"https://hooks\.slack\.com/services/[A-Za-z0-9/_-]{20,}", 0),
-    ("google_api_key", r"\bAIza[0-9A-Za-z_-]{35}", 0),
-    ("huggingface_token", r"\bhf_[A-Za-z0-9]{30,}", 0),
-    ("npm_token", r"\bnpm_[A-Za-z0-9]{36}", 0),
-    ("pypi_token", r"\bpypi-AgE[A-Za-z0-9_-]{50,}", 0),
-    ("jwt", r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}", 0),
-    ("password_in_url", r"\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^\s:/@'\"<>]{1,64}:([^\s@/'\"<>]{3,128})@[A-Za-z0-9.-]+", 1),
-    ("password", r"(?i)\b(?:password|passwd|pwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token|client[_-]?secret|"
-                 r"private[_-]?key|secret[_-]?key)\b[\"']?\s*[:=]\s*[\"']?([A-Za-z0-9_\-+/=.!@#$%^&*]{8,})[\"']?", 1),
-    ("email", r"(?<![:/\w.%+-])([A-Za-z0-9._%+-]+)@([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,24})\b", 0),
+# Own detectors: (type, pattern, group to redact (0 = whole match), lowercase literal triggers).
+# A detector runs only on the lines where one of its triggers occurs (found with str.find, which is fast);
+# patterns start with literals where possible and word boundaries are checked after matching, for speed.
+_OWN: tuple[tuple[str, str, int, tuple[str, ...]], ...] = (
+    ("aws_access_key", r"(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[0-9A-Z]{16}(?![0-9A-Za-z])", 0,
+     ("akia", "asia", "agpa", "aida", "aroa", "anpa", "anva", "aipa")),
+    ("aws_secret_key", r"(?i)aws.{0,20}?(?:secret|key).{0,20}?[\"'=:\s]\s*[\"']?([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])", 1, ("aws",)),
+    ("github_token", r"(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})", 0,
+     ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_")),
+    ("gitlab_token", r"glpat-[A-Za-z0-9_-]{20,}", 0, ("glpat-",)),
+    ("anthropic_key", r"sk-ant-[A-Za-z0-9_-]{20,}", 0, ("sk-ant-",)),
+    ("openai_key", r"sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}", 0, ("sk-",)),
+    ("stripe_key", r"(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}", 0, ("k_live_", "k_test_")),
+    ("slack_token", r"xox[abposre]-[A-Za-z0-9-]{10,}", 0, ("xox",)),
+    ("slack_webhook", r"https://hooks\.slack\.com/services/[A-Za-z0-9/_-]{20,}", 0, ("hooks.slack",)),
+    ("google_api_key", r"AIza[0-9A-Za-z_-]{35}", 0, ("aiza",)),
+    ("huggingface_token", r"hf_[A-Za-z0-9]{30,}", 0, ("hf_",)),
+    ("npm_token", r"npm_[A-Za-z0-9]{36}", 0, ("npm_",)),
+    ("pypi_token", r"pypi-AgE[A-Za-z0-9_-]{50,}", 0, ("pypi-",)),
+    ("jwt", r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}", 0, ("eyj",)),
+    ("password_in_url", r"[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^\s:/@'\"<>]{1,64}:([^\s@/'\"<>]{3,128})@[A-Za-z0-9.-]+", 1, ("://",)),
+    ("password", r"(?i)(?:password|passwd|pwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token|client[_-]?secret|"
+                 r"private[_-]?key|secret[_-]?key)[\"']?\s*[:=]\s*[\"']?([A-Za-z0-9_\-+/=.!@#$%^&*]{8,})[\"']?", 1,
+     ("pass", "pwd", "secret", "key", "token")),
 )
+_OWN_KINDS = frozenset(k for k, *_ in _OWN) | {"email", "private_key"}
+_BOUNDED = {"aws_access_key", "github_token", "gitlab_token", "anthropic_key", "openai_key", "stripe_key", "slack_token",
+            "google_api_key", "huggingface_token", "npm_token", "pypi_token", "jwt", "password"}
 _PEM = re.compile(r"-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----.*?(?:-----END \1-----|\Z)", re.S)
+_EMAIL_AT = re.compile(r"@([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,24})(?![A-Za-z0-9-])")
+_EMAIL_LOCAL = re.compile(r"[A-Za-z0-9._%+-]{1,64}\Z")
 
-# Anything that can start a secret (one alternative per detector family); lines without a hit skip every detector.
-PREFILTER = re.compile(
-    r"AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA|A3T|ABIA|ACCA|gh[pousr]_|github_pat_|gl[a-z]{2,6}-|GR1348941|sk-|[sr]k_|xox|"
-    r"hooks\.slack|AIza|hf_|npm_|pypi-|eyJ|SG\.|sq0csp-|AKC|\bAP[\dA-F]|AccountKey=|PuTTY|BEGIN|"
-    r"[A-Za-z0-9._%+-]@[A-Za-z0-9-]+\.[A-Za-z]|://[^\s/@]*:[^\s/@]*@|\d{8,10}:[0-9A-Za-z_-]{35}|\b(?:AC|SK)[a-z0-9]{32}|"
-    r"[0-9a-z]{32}-us\d|\b[MNO][a-zA-Z\d_-]{23,25}\.|"
-    r"(?i:pass|pwd|secret|token|key|auth|cos|iam|softlayer|cloudant|aws)[\w\"'\]-]{0,30}\s*(?:[:=]|!=)"
-)
+# Lowercase triggers of detect-secrets' detectors (by their typed name); a detector not listed runs on every line
+# that any trigger selected, plus the whole text when it is cheap.
+_LIBRARY_TRIGGERS: dict[str, tuple[str, ...]] = {
+    "aws_access_key": ("akia", "asia", "a3t", "abia", "acca", "aws"),
+    "artifactory_credentials": ("akc", "artifactory", "jfrog"),
+    "azure_storage_account_access_key": ("accountkey=",),
+    "basic_auth_credentials": ("://",),
+    "cloudant_credentials": ("cloudant",),
+    "discord_bot_token": ("discord",),
+    "github_token": ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"),
+    "gitlab_token": ("glpat-", "gldt-", "glft-", "glsoat-", "glrt-", "gr1348941", "glcbt-", "glimt-", "glptt-", "glagent-", "gloas-"),
+    "ibm_cos_hmac_credentials": ("ibm", "cos_", "cos-", "hmac"),
+    "ibm_cloud_iam_key": ("ibm", "iam"),
+    "json_web_token": ("eyj",),
+    "mailchimp_access_key": ("-us",),
+    "npm_tokens": ("_authtoken",),
+    "openai_token": ("sk-",),
+    "private_key": ("begin", "putty"),
+    "pypi_token": ("pypi-",),
+    "sendgrid_api_key": ("sg.",),
+    "slack_token": ("xox", "hooks.slack"),
+    "softlayer_credentials": ("softlayer",),
+    "square_oauth_secret": ("sq0csp-",),
+    "stripe_access_key": ("k_live_",),
+    "telegram_bot_token": ("telegram", "bot"),
+    "twilio_api_key": ("",),  # cheap literal-led patterns: whole text
+}
 
 _ROLE_LOCALS = {"noreply", "no-reply", "donotreply", "support", "info", "contact", "hello", "security", "admin",
                 "team", "help", "sales", "privacy", "abuse", "webmaster", "postmaster", "git", "user", "you", "name",
@@ -80,25 +108,26 @@ def _slug(secret_type: str) -> str:
 
 
 @lru_cache(maxsize=1)
-def _detect_secrets_patterns() -> tuple[tuple[str, re.Pattern], ...]:
-    """Every regex detector of detect-secrets, as (typed name, compiled pattern)."""
+def _detectors() -> tuple[tuple[tuple[str, ...], tuple[tuple[str, re.Pattern, int], ...]], ...]:
+    """Our detectors plus every regex detector of detect-secrets, grouped by triggers: (triggers, ((name, pattern, group), ...))."""
     from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
 
-    out = []
+    out = [(k, re.compile(p), g, t) for k, p, g, t in _OWN]
     for secret_type, cls in sorted(get_mapping_from_secret_type_to_class().items()):
         denylist = getattr(cls, "denylist", None)
         if not denylist or cls.__name__ in {"IPPublicDetector"}:
             continue  # public IPs in docs are not secrets
+        kind = _slug(secret_type)
+        triggers = _LIBRARY_TRIGGERS.get(kind, ("",))  # "" matches every line: unknown detectors always run
         for pat in denylist:
-            out.append((_slug(secret_type), pat if isinstance(pat, re.Pattern) else re.compile(pat)))
-    return tuple(out)
+            out.append((kind, pat if isinstance(pat, re.Pattern) else re.compile(pat), -1, triggers))
+    groups: dict[tuple[str, ...], list] = {}
+    for kind, pat, group, triggers in out:
+        groups.setdefault(triggers, []).append((kind, pat, group))
+    return tuple((t, tuple(d)) for t, d in groups.items())
 
 
-_OWN_COMPILED = tuple((k, re.compile(p), g) for k, p, g in _OWN)
-
-
-def _email_is_personal(m: re.Match) -> bool:
-    local, domain = m.group(1), m.group(2)
+def _email_is_personal(local: str, domain: str) -> bool:
     if local.lower() in _ROLE_LOCALS or _EXAMPLE_DOMAINS.search(domain) or _FILE_EXT.search(domain):
         return False
     if re.fullmatch(r"\d+(?:\.\d+)*", domain.split(".")[0]):  # package@1.2.3 style version pins
@@ -106,51 +135,102 @@ def _email_is_personal(m: re.Match) -> bool:
     return True
 
 
-def _own_findings(line: str, offset: int) -> list[Finding]:
-    found = []
-    for kind, pat, group in _OWN_COMPILED:
-        for m in pat.finditer(line):
-            if kind == "email":
-                if not _email_is_personal(m):
-                    continue
-            elif kind == "password":
-                value = m.group(1)
-                if _PLACEHOLDER_VALUE.search(value) or not (re.search(r"\d", value) and re.search(r"[A-Za-z]", value)):
-                    continue
-            elif kind == "password_in_url" and _PLACEHOLDER_VALUE.search(m.group(1)):
-                continue
-            s, e = m.span(group)
-            found.append(Finding(kind, offset + s, offset + e))
-    return found
+def _trie_pattern(words: list[str]) -> str:
+    """One regex for many literals, factored as a trie: Python's re tries alternatives one by one, a trie does not."""
+    root: dict = {}
+    for w in words:
+        node = root
+        for ch in w:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def emit(node: dict) -> str:
+        alts = [re.escape(ch) + emit(sub) for ch, sub in sorted(node.items()) if ch]
+        if not alts:
+            return ""
+        body = "(?:" + "|".join(alts) + ")"
+        return body + "?" if "" in node else body
+
+    return emit(root)
 
 
-def _library_findings(line: str, offset: int) -> list[Finding]:
+@lru_cache(maxsize=1)
+def _trigger_index() -> tuple[re.Pattern, dict[str, list[int]], list[int]]:
+    """The trie regex of all triggers, trigger -> detector groups it selects, and the groups that always run."""
+    by_trigger: dict[str, list[int]] = {}
+    always: list[int] = []
+    for i, (triggers, _) in enumerate(_detectors()):
+        for t in triggers:
+            if t:
+                by_trigger.setdefault(t, []).append(i)
+            else:
+                always.append(i)
+    # the trie reports the longest trigger at a position: let it select the groups of its prefixes too ("sk-ant-" -> "sk-")
+    closed = {t: sorted({i for p, gs in by_trigger.items() if t.startswith(p) for i in gs}) for t in by_trigger}
+    return re.compile(_trie_pattern(sorted(by_trigger, key=len, reverse=True))), closed, always
+
+
+def _line_span(text: str, pos: int) -> tuple[int, int]:
+    start = text.rfind("\n", 0, pos) + 1
+    end = text.find("\n", pos)
+    return start, min(len(text) if end < 0 else end, start + _MAX_LINE)
+
+
+def _span(m: re.Match, group: int) -> tuple[int, int]:
+    if group >= 0:
+        return m.span(group)
+    # detect-secrets patterns: redact the value group when it is the secret itself, else the whole match
+    groups = [i for i in range(1, (m.re.groups or 0) + 1) if m.group(i)]
+    longest = max(groups, key=lambda i: len(m.group(i)), default=0)
+    return m.span(longest if longest and len(m.group(longest)) >= 8 else 0)
+
+
+def _keep_match(kind: str, m: re.Match, text: str) -> bool:
+    if kind in _BOUNDED and m.start() > 0 and (text[m.start() - 1].isalnum() or text[m.start() - 1] == "_"):
+        return False
+    if kind == "password":
+        value = m.group(1)
+        return not _PLACEHOLDER_VALUE.search(value) and bool(re.search(r"\d", value) and re.search(r"[A-Za-z]", value))
+    if kind == "password_in_url":
+        return not _PLACEHOLDER_VALUE.search(m.group(1))
+    return True
+
+
+def _emails(text: str) -> list[Finding]:
     found = []
-    for kind, pat in _detect_secrets_patterns():
-        for m in pat.finditer(line):
-            groups = [i for i in range(1, (pat.groups or 0) + 1) if m.group(i)]
-            longest = max(groups, key=lambda i: len(m.group(i)), default=0)
-            g = longest if longest and len(m.group(longest)) >= 8 else 0
-            s, e = m.span(g)
-            if e > s:
-                found.append(Finding(kind, offset + s, offset + e))
+    for m in _EMAIL_AT.finditer(text):
+        local = _EMAIL_LOCAL.search(text, max(0, m.start() - 64), m.start())
+        if not local or (local.start() > 0 and text[local.start() - 1] in ":/"):
+            continue  # user:pass@host is a URL credential, handled by password_in_url
+        lp = local.group(0).strip(".")
+        if not lp or not _email_is_personal(lp, m.group(1)):
+            continue
+        found.append(Finding("email", local.start(), m.end()))
     return found
 
 
 def find_secrets(text: str) -> list[Finding]:
     """Non-overlapping findings in text order (on overlap the earlier, then longer, finding wins)."""
     found = [Finding("private_key", m.start(), m.end()) for m in _PEM.finditer(text)]
-    last_line = -1
-    for m in PREFILTER.finditer(text):
-        start = text.rfind("\n", 0, m.start()) + 1
-        if start <= last_line:
-            continue
-        last_line = start
-        end = text.find("\n", m.start())
-        line = text[start:(len(text) if end < 0 else end)][:_MAX_LINE]
-        found += _own_findings(line, start)
-        found += _library_findings(line, start)
-    found.sort(key=lambda f: (f.start, -(f.end - f.start)))
+    low = text.lower()
+    if "@" in text:
+        found += _emails(text)
+    groups = _detectors()
+    trie, by_trigger, always = _trigger_index()
+    lines: dict[int, set[tuple[int, int]]] = {i: {(0, len(text))} for i in always}
+    for m in trie.finditer(low):
+        span = _line_span(text, m.start())
+        for i in by_trigger.get(m.group(0), ()):
+            lines.setdefault(i, set()).add(span)
+    for i, spans in lines.items():
+        for start, end in sorted(spans):
+            for kind, pat, group in groups[i][1]:
+                for m in pat.finditer(text, start, end):
+                    if _keep_match(kind, m, text):
+                        s, e = _span(m, group)
+                        if e > s:
+                            found.append(Finding(kind, s, e))
+    found.sort(key=lambda f: (f.start, -(f.end - f.start), f.kind not in _OWN_KINDS, f.kind))
     merged: list[Finding] = []
     for f in found:
         if merged and f.start < merged[-1].end:
