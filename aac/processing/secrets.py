@@ -41,7 +41,6 @@ _OWN: tuple[tuple[str, str, int, tuple[str, ...]], ...] = (
                  r"private[_-]?key|secret[_-]?key)[\"']?\s*[:=]\s*[\"']?([A-Za-z0-9_\-+/=.!@#$%^&*]{8,})[\"']?", 1,
      ("pass", "pwd", "secret", "key", "token")),
 )
-_OWN_KINDS = frozenset(k for k, *_ in _OWN) | {"email", "private_key"}
 _BOUNDED = {"aws_access_key", "github_token", "gitlab_token", "anthropic_key", "openai_key", "stripe_key", "slack_token",
             "google_api_key", "huggingface_token", "npm_token", "pypi_token", "jwt", "password"}
 _PEM = re.compile(r"-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----.*?(?:-----END \1-----|\Z)", re.S)
@@ -94,6 +93,7 @@ class Finding:
     kind: str
     start: int
     end: int
+    library: bool = False  # found by a detect-secrets pattern (ours win ties: their names are more specific)
 
 
 @dataclass(frozen=True)
@@ -229,8 +229,8 @@ def find_secrets(text: str) -> list[Finding]:
                     if _keep_match(kind, m, text):
                         s, e = _span(m, group)
                         if e > s:
-                            found.append(Finding(kind, s, e))
-    found.sort(key=lambda f: (f.start, -(f.end - f.start), f.kind not in _OWN_KINDS, f.kind))
+                            found.append(Finding(kind, s, e, group < 0))
+    found.sort(key=lambda f: (f.start, -(f.end - f.start), f.library, f.kind))
     merged: list[Finding] = []
     for f in found:
         if merged and f.start < merged[-1].end:
