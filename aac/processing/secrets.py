@@ -42,7 +42,7 @@ _OWN: tuple[tuple[str, str, int, tuple[str, ...]], ...] = (
      ("pass", "pwd", "secret", "key", "token")),
 )
 _BOUNDED = {"aws_access_key", "github_token", "gitlab_token", "anthropic_key", "openai_key", "stripe_key", "slack_token",
-            "google_api_key", "huggingface_token", "npm_token", "pypi_token", "jwt", "password"}
+            "google_api_key", "huggingface_token", "npm_token", "pypi_token", "jwt"}
 _PEM = re.compile(r"-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----.*?(?:-----END \1-----|\Z)", re.S)
 _EMAIL_AT = re.compile(r"@([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,24})(?![A-Za-z0-9-])")
 _EMAIL_LOCAL = re.compile(r"[A-Za-z0-9._%+-]{1,64}\Z")
