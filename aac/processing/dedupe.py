@@ -53,14 +53,24 @@ def _powers(n: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def word_hashes(text: str) -> np.ndarray:
-    """A stable 64-bit polynomial hash per lowercase word, vectorised over the UTF-8 bytes (no Python loop per word)."""
+    """A stable 64-bit polynomial hash per lowercase token, vectorised over the UTF-8 bytes (no Python loop per word).
+
+    Tokens: runs of ASCII letters/digits/underscore, and every non-ASCII character on its own (scripts without
+    spaces, such as Chinese or Japanese, get character shingles instead of one giant "word" per sentence).
+    """
     data = np.frombuffer(text.lower().encode("utf-8", errors="replace"), dtype=np.uint8)
     if data.size == 0:
         return np.zeros(0, np.uint64)
     is_word = _WORD_BYTE[data]
-    edges = np.diff(np.concatenate([[False], is_word, [False]]).astype(np.int8))
-    starts = np.nonzero(edges == 1)[0]
-    ends = np.nonzero(edges == -1)[0]
+    prev_word = np.concatenate([[False], is_word[:-1]])
+    prev_ascii = np.concatenate([[True], data[:-1] < 0x80])
+    lead = data >= 0xC0  # first byte of a multi-byte character
+    starts_mask = is_word & (~prev_word | lead | ((data < 0x80) & ~prev_ascii))
+    next_start = np.concatenate([starts_mask[1:], [True]])
+    next_word = np.concatenate([is_word[1:], [False]])
+    ends_mask = is_word & (~next_word | next_start)
+    starts = np.nonzero(starts_mask)[0]
+    ends = np.nonzero(ends_mask)[0] + 1
     if starts.size == 0:
         return np.zeros(0, np.uint64)
     pw, inv = _powers(data.size + 1)

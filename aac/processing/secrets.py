@@ -7,7 +7,7 @@ assignments, e-mail addresses). Running ~60 patterns over every line is slow, so
 triggers found with ``str.find``: a detector runs only on the lines where one of its triggers occurs.
 
 Placeholders look like ``[REDACTED:aws_access_key]`` so analysts still see that a key was there and of what kind.
-E-mail addresses of roles (noreply@, support@, ...) and example domains are not personal data and are kept.
+E-mail addresses of roles (noreply@, support@, git@, ...) and placeholder domains are not personal data and are kept.
 """
 
 from __future__ import annotations
@@ -78,8 +78,8 @@ _LIBRARY_TRIGGERS: dict[str, tuple[str, ...]] = {
 _ROLE_LOCALS = {"noreply", "no-reply", "donotreply", "support", "info", "contact", "hello", "security", "admin",
                 "team", "help", "sales", "privacy", "abuse", "webmaster", "postmaster", "git", "user", "you", "name",
                 "email", "someone", "example", "test", "foo", "me"}
-_EXAMPLE_DOMAINS = re.compile(r"(?:^|\.)(?:example\.(?:com|org|net)|example|localhost|test|invalid|domain\.com|email\.com|"
-                              r"company\.com|yourdomain\.com|anthropic\.com|openai\.com|github\.com)$", re.I)
+# Placeholder domains; example.com is NOT among them: "jane.doe@example.com" is shaped like personal data, redact it.
+_EXAMPLE_DOMAINS = re.compile(r"(?:^|\.)(?:localhost|invalid|domain\.com|email\.com|yourdomain\.com|company\.com)$", re.I)
 _PLACEHOLDER_VALUE = re.compile(r"(?i)^(?:your|my|<|\$|\{|%|xxx|\*\*\*|changeme|example|placeholder|dummy|sample|test|"
                                 r"process\.env|os\.environ|env\.|secrets\.|true|false|null|none|required|optional|string)|"
                                 r"your[_-]|_here$|\.\.\.$")
