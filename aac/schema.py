@@ -96,8 +96,10 @@ CRAWL_QUERIES = pa.schema(
         pa.field("reported_total", pa.int64()),
         pa.field("pages_done", pa.int32()),
         pa.field("fetched", pa.int64()),
-        pa.field("state", pa.string()),  # pending | split | done | failed
+        pa.field("state", pa.string()),  # pending | split | done | checked | failed
         pa.field("updated_at", _ts),
+        pa.field("lost", pa.int64()),  # verified ranges: files its two halves found that it missed
+        pa.field("saturated", pa.bool_()),  # a 1-byte range at the result cap: more files than search can list
     ]
 )
 
