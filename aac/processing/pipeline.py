@@ -42,6 +42,8 @@ from aac.schema import ARTIFACTS, REPOS
 from aac.store import Corpus
 
 INPUT_STATUSES = ("collected", "removed")
+# Rows the crawler itself wrote as dropped (their reason comes from the collector); processed rows never carry these.
+CRAWL_DROP_REASONS = ("content_unavailable", "not_an_agent_file")
 _TS = pa.timestamp("us", tz="UTC")
 
 
@@ -137,14 +139,21 @@ def load_records(corpus: Corpus, records: Iterable[dict], collected_at: datetime
 
 # ---- step 1: stage ----------------------------------------------------------------------------------------
 
+def _crawler_rows(b: pa.RecordBatch) -> pa.Array:
+    """Mask of rows written by the crawler (not yet processed)."""
+    fresh = pc.is_in(b.column("status"), pa.array(INPUT_STATUSES))
+    crawl_dropped = pc.and_(pc.equal(b.column("status"), "dropped"),
+                            pc.is_in(b.column("drop_reason"), pa.array(CRAWL_DROP_REASONS)))
+    return pc.fill_null(pc.or_(fresh, crawl_dropped), False)
+
+
 def stage_raw(corpus: Corpus, batch_size: int = 8192) -> int:
     """Merge the crawler's new rows in ``artifacts`` into ``raw_artifacts`` (new rows win). Returns rows staged."""
     if not corpus.exists("artifacts"):
         return 0
     new_ids: set[str] = set()
-    for b in corpus.iter_batches("artifacts", columns=["artifact_id", "status"], batch_size=batch_size):
-        mask = pc.is_in(b.column("status"), pa.array(INPUT_STATUSES))
-        new_ids.update(pc.filter(b.column("artifact_id"), mask).to_pylist())
+    for b in corpus.iter_batches("artifacts", columns=["artifact_id", "status", "drop_reason"], batch_size=batch_size):
+        new_ids.update(pc.filter(b.column("artifact_id"), _crawler_rows(b)).to_pylist())
     if not new_ids:
         return 0
     id_set = pa.array(sorted(new_ids))
@@ -154,7 +163,7 @@ def stage_raw(corpus: Corpus, batch_size: int = 8192) -> int:
             keep = pc.invert(pc.is_in(b.column("artifact_id"), id_set))
             yield b.filter(keep)
         for b in corpus.iter_batches("artifacts", batch_size=batch_size):
-            yield b.filter(pc.is_in(b.column("status"), pa.array(INPUT_STATUSES)))
+            yield b.filter(_crawler_rows(b))
 
     corpus.replace("raw_artifacts", merged())
     return len(new_ids)
@@ -179,8 +188,8 @@ def process_row(row: dict, repo: dict | None, cfg: ProcessConfig) -> dict:
     out["_publishable"] = False
     out.update(near_dup_of=None, dup_cluster_size=None, dup_cluster_repos=None, secrets_found=None, secret_kinds=None,
                content_sha256=None, input_fixes=None, drop_reason=None)
-    if row.get("status") == "removed":
-        out.update(status="removed", content=None)
+    if row.get("status") in ("removed", "dropped"):  # gone upstream, or dropped by the crawler with its reason
+        out.update(status=row["status"], drop_reason=row.get("drop_reason"), content=None)
         return out
     platform = row.get("platform") or platform_of(row["path"])
     out["platform"] = platform
@@ -190,7 +199,7 @@ def process_row(row: dict, repo: dict | None, cfg: ProcessConfig) -> dict:
         out.update(status="dropped", drop_reason=norm.drop_reason, content=None)
         return out
     if platform is None:
-        out.update(status="dropped", drop_reason="not_agent_file", content=None)
+        out.update(status="dropped", drop_reason="not_an_agent_file", content=None)
         return out
     text = norm.text
     spdx = licenses.resolve_spdx(row.get("license_spdx"), repo.get("license_spdx"))
