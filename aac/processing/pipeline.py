@@ -24,6 +24,8 @@ import shutil
 import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator
+import multiprocessing
+from collections import deque
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -230,6 +232,25 @@ def _process_batch(args: tuple[list[dict], dict[str, dict], ProcessConfig]) -> t
 
 # ---- orchestration ----------------------------------------------------------------------------------------
 
+def ordered_map(fn: Callable, items: Iterable, workers: int) -> Iterator:
+    """``map`` over worker processes, results in input order, at most ``2 * workers`` inputs in flight.
+
+    (``Executor.map`` would read the whole input up front; here memory stays bounded.) Workers are spawned,
+    not forked: forking a process that runs DuckDB or Prefect threads can deadlock.
+    """
+    if workers <= 1:
+        yield from map(fn, items)
+        return
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        pending: deque = deque()
+        for item in items:
+            pending.append(pool.submit(fn, item))
+            if len(pending) >= 2 * workers:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
+
+
 def _peak_rss_mb() -> float:
     """Peak resident memory so far of this process and of its (finished) worker processes, in MiB."""
     import resource
@@ -294,11 +315,34 @@ def _item_records(corpus: Corpus, keep_private: bool) -> Iterator[tuple[str, str
                 yield r["artifact_id"], r["path"], r["content"]
 
 
-def write_items(corpus: Corpus, cfg: ProcessConfig) -> int:
-    """Replace ``items`` with the typed items of the kept artifacts (the segment helper's ``itemize_many``)."""
+def _items_chunk(records: list[tuple[str, str, str]]) -> list[pa.RecordBatch]:
     from aac.processing.items import itemize_many
 
-    return corpus.replace("items", itemize_many(_item_records(corpus, cfg.keep_private), classifier=cfg.classifier))
+    return list(itemize_many(records))
+
+
+def _chunks(it: Iterable, n: int) -> Iterator[list]:
+    chunk: list = []
+    for x in it:
+        chunk.append(x)
+        if len(chunk) >= n:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+def write_items(corpus: Corpus, cfg: ProcessConfig) -> int:
+    """Replace ``items`` with the typed items of the kept artifacts (the segment helper's ``itemize_many``).
+
+    Items are deterministic per artifact, so chunks typed in worker processes give the same table."""
+    from aac.processing.items import itemize_many
+
+    records = _item_records(corpus, cfg.keep_private)
+    if cfg.workers <= 1 or cfg.classifier is not None:
+        return corpus.replace("items", itemize_many(records, classifier=cfg.classifier))
+    batches = (b for bs in ordered_map(_items_chunk, _chunks(records, 500), cfg.workers) for b in bs)
+    return corpus.replace("items", batches)
 
 
 def run(corpus: Corpus, cfg: ProcessConfig = ProcessConfig(),
@@ -326,23 +370,14 @@ def run(corpus: Corpus, cfg: ProcessConfig = ProcessConfig(),
     def pass1() -> int:
         n = 0
         batches = _raw_batches(corpus, cfg.batch_size, repos, cfg)
-        if cfg.workers > 1:
-            pool = ProcessPoolExecutor(cfg.workers)
-            results = pool.map(_process_batch, batches)
-        else:
-            pool, results = None, map(_process_batch, batches)
-        try:
-            for i, (tbl, batch_sigs) in enumerate(results):
-                _write_stage(stage_dir / f"part-{i:06d}.parquet", tbl)
-                for sha, sig in batch_sigs.items():
-                    sigs.setdefault(sha, sig)
-                live = tbl.filter(pc.is_valid(tbl.column("content_sha256")))
-                metas.append(live.select(["artifact_id", "repo", "path", "_stars", "_pushed_at", "collected_at",
-                                          "_publishable", "content_sha256"]))
-                n += tbl.num_rows
-        finally:
-            if pool is not None:
-                pool.shutdown()
+        for i, (tbl, batch_sigs) in enumerate(ordered_map(_process_batch, batches, cfg.workers)):
+            _write_stage(stage_dir / f"part-{i:06d}.parquet", tbl)
+            for sha, sig in batch_sigs.items():
+                sigs.setdefault(sha, sig)
+            live = tbl.filter(pc.is_valid(tbl.column("content_sha256")))
+            metas.append(live.select(["artifact_id", "repo", "path", "_stars", "_pushed_at", "collected_at",
+                                      "_publishable", "content_sha256"]))
+            n += tbl.num_rows
         return n
 
     step("normalize+license+secrets+tags+minhash", pass1)
