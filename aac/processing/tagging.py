@@ -46,14 +46,16 @@ _HANDOVER = re.compile(r"(?i)\b(?:see|follow|read|refer|located|lives? (?:in|at)
                        r"defined in|moved to|points? (?:to|at)|adapter|bridge)\b")
 
 _CODE_EXT = r"(?:py|pyi|ts|tsx|js|jsx|mjs|cjs|go|rs|java|kt|kts|rb|php|cs|cpp|cc|c|h|hpp|swift|vue|svelte|sql|toml|sh|gradle|scala|dart|ex|exs|lua|zig)"
-_IDENTIFIERS = (
-    re.compile(r"(?<![\w/.-])(?:[\w.-]+/)+[\w.-]+\.\w{1,6}\b"),  # paths with a directory: src/app/main.py
-    re.compile(r"(?<![\w/.-])[\w-]+\." + _CODE_EXT + r"\b"),  # file names: settings.py, App.tsx
-    re.compile(r"\b(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?[\w:.-]+"),  # project scripts
-    re.compile(r"\bmake\s+[a-z][\w-]*"),
-    re.compile(r"(?<![\w/])\./[\w./-]+"),  # ./scripts/dev.sh
-    re.compile(r"\b(?:python3?|uv run|poetry run)\s+(?:-m\s+)?[\w./-]+"),
-    re.compile(r"\b(?:cargo|go|dotnet|mvn|gradle|./gradlew|mix|rake|bundle exec)\s+[\w:-]+"),
+# (literal guards, pattern): a pattern runs only when one of its guards occurs in the text (cheap ``in`` checks)
+_IDENTIFIERS: tuple[tuple[tuple[str, ...], re.Pattern], ...] = (
+    (("npm", "pnpm", "yarn", "bun"), re.compile(r"\b(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?[\w:.-]+")),  # project scripts
+    (("make ",), re.compile(r"\bmake\s+[a-z][\w-]*")),
+    (("./",), re.compile(r"(?<![\w/])\./[\w./-]+")),  # ./scripts/dev.sh
+    (("python", "uv run", "poetry run"), re.compile(r"\b(?:python3?|uv run|poetry run)\s+(?:-m\s+)?[\w./-]+")),
+    (("cargo", "go ", "dotnet", "mvn", "gradle", "mix ", "rake", "bundle exec"),
+     re.compile(r"\b(?:cargo|go|dotnet|mvn|gradle|./gradlew|mix|rake|bundle exec)\s+[\w:-]+")),
+    (("/",), re.compile(r"[\w.-]+/[\w./-]*\.\w{1,6}\b")),  # paths with a directory: src/app/main.py
+    ((".",), re.compile(r"\b[\w-]+\." + _CODE_EXT + r"\b")),  # file names: settings.py, App.tsx
 )
 
 
@@ -74,7 +76,7 @@ def _body(text: str) -> str:
 def is_pointer(text: str) -> bool:
     """A file that only hands over to another instruction file (e.g. a CLAUDE.md saying ``@AGENTS.md``)."""
     body = _body(text)
-    if len(body) > 4 * POINTER_MAX_CHARS or not _DOC_REF.search(body):
+    if len(body) > 2.5 * POINTER_MAX_CHARS or not _DOC_REF.search(body):
         return False
     if not (_IMPORT_LINE.search(body) or _HANDOVER.search(body)):
         return False
@@ -108,7 +110,9 @@ def authorship_of(text: str, cluster_repos: int | None = None, template_min_repo
 def project_identifiers(text: str, enough: int | None = None) -> set[str]:
     """Distinct project identifiers in the text (paths, code file names, project commands); stops at ``enough``."""
     found: set[str] = set()
-    for pat in _IDENTIFIERS:
+    for guards, pat in _IDENTIFIERS:
+        if not any(g in text for g in guards):
+            continue
         for m in pat.finditer(text):
             found.add(m.group(0).lower())
             if enough is not None and len(found) >= enough:

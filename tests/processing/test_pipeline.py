@@ -27,7 +27,7 @@ def processed_sample(tmp_path_factory):
     load_records(corpus, rows)
     # The sample has no cluster over 3+ repositories; its one cross-repo pair (two projects of one owner sharing an
     # AGENTS.md with ~83% of shingles in common) is a template copy at threshold 0.8 over 2 repositories.
-    report = run(corpus, ProcessConfig(template_min_repos=2, near=NearDupConfig(threshold=0.8)))
+    report = run(corpus, ProcessConfig(template_min_repos=2, near=NearDupConfig(threshold=0.8, num_perm=128)))
     arts = {(r["repo"], r["path"]): r for r in corpus.read("artifacts").to_pylist()}
     return rows, arts, report, corpus
 
@@ -191,3 +191,13 @@ def test_artifacts_from_records_marks_rows_collected_and_detects_license_text():
     a = arts.to_pylist()[0]
     assert a["status"] == "collected" and a["platform"] == "universal" and a["license_spdx"] == "MIT"
     assert repos.to_pylist()[0]["license_source"] == "license_file"
+
+
+def test_worker_processes_give_the_same_tables_as_one_process(tmp_path):
+    records = _generated(300, seed=21)
+    one, two = Corpus(tmp_path / "one"), Corpus(tmp_path / "two")
+    for c in (one, two):
+        load_records(c, records)
+    run(one, ProcessConfig(batch_size=40))
+    run(two, ProcessConfig(batch_size=40, workers=2))
+    assert _tables(one) == _tables(two)
