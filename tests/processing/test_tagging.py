@@ -72,4 +72,4 @@ def test_specificity_from_project_identifiers():
 
 def test_specificity_split_on_the_sample_is_mostly_project_specific(sample):
     specific = sum(specificity_of(r["content"], r["repo"]) == "project_specific" for r in sample.values())
-    assert 0.6 < specific / len(sample) < 0.95  # measured: 227 of 293 (README)
+    assert 0.6 < specific / len(sample) < 0.95  # measured: 242 of 293 (README)
