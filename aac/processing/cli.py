@@ -34,7 +34,7 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
         keep_private: bool = typer.Option(False, "--keep-private",
                                           help="Keep the (redacted) content of non-permissively licensed files "
                                                "for private analysis; they are never in publishable_* views."),
-        near_threshold: float = typer.Option(0.85, "--near-threshold", min=0.05, max=0.98,
+        near_threshold: float = typer.Option(0.85, "--near-threshold", min=0.05, max=0.97,
                                              help="MinHash Jaccard threshold for near duplicates."),
         allow: str = typer.Option(None, "--allow", help="Comma-separated SPDX allowlist (default: the permissive list)."),
         template_min_repos: int = typer.Option(3, "--template-min-repos", min=2,
@@ -72,7 +72,7 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
         corpus: Path = CorpusOpt,
         platform: list[str] = typer.Option(None, "--platform", "-p", help="Only these platforms (repeatable)."),
         keep_private: bool = typer.Option(False, "--keep-private", help="See `aac process`."),
-        near_threshold: float = typer.Option(0.85, "--near-threshold", min=0.05, max=0.98),
+        near_threshold: float = typer.Option(0.85, "--near-threshold", min=0.05, max=0.97),
         workers: int = typer.Option(1, "--workers", min=1),
     ) -> None:
         """Crawl + process + classify as one Prefect flow (`build`)."""

@@ -78,7 +78,7 @@ def test_near_duplicates_are_clustered_but_kept():
 
 
 def test_threshold_is_configurable():
-    edited = BASE.replace("linter", "formatter", 8)  # Jaccard ~0.6-0.7: near at 0.5, distinct at the default 0.85
+    edited = BASE.replace("linter", "formatter", 16)  # Jaccard ~0.7: near at 0.5, distinct at the default 0.85
     loose = NearDupConfig(threshold=0.5)
     sigs = {content_sha256(t): loose.signature(t) for t in (BASE, edited)}
     rows = [{"id": "a", "repo": "o/a", "text": BASE, "stars": 2}, {"id": "b", "repo": "o/b", "text": edited}]
