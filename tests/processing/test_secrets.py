@@ -61,3 +61,17 @@ def test_sample_files_keep_their_instructions(sample_path):
     redacted = sum(scrub(r["content"]).found for r in rows)
     # the real sample has a handful of personal e-mail addresses and no credentials; redaction stays rare
     assert 0 < redacted < 40
+
+
+def test_every_secret_planted_by_the_snapshot_generator_is_caught():
+    from aac.collectors.emulator import generate_snapshot
+
+    planted = missed = 0
+    for rec in generate_snapshot(30_000, 13):
+        if not rec.get("_planted"):
+            continue
+        text = scrub(rec["content"]).text
+        for p in rec["_planted"]:
+            planted += 1
+            missed += p["value"] in text
+    assert planted > 100 and missed == 0
