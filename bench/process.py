@@ -10,6 +10,7 @@ then the totals against the targets: <= 10 minutes, peak RSS <= 4 GB for 396,934
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import sys
 import tempfile
@@ -68,6 +69,12 @@ class RssSampler:
         self._stop.set()
 
 
+def _cpu_seconds() -> float:
+    """User + system CPU of this process and of its finished worker processes."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
 def load(corpus: Corpus, n: int, seed: int, chunk: int = 20_000) -> tuple[int, int]:
     """Write generated records into artifacts/repos as a crawl would (a part per chunk, streaming)."""
     from aac.collectors.emulator import generate_snapshot
@@ -113,11 +120,15 @@ def main() -> None:
     sampler = RssSampler().start()
     print(f"bench/process.py: n={args.n:,} seed={args.seed} workers={args.workers} cpus={psutil.cpu_count()} "
           f"(shared machine: other jobs may be running) corpus={root}")
-    print(f"{'step':<42}{'rows':>12}{'seconds':>10}{'rows/s':>12}{'peak RSS MiB':>14}")
+    print(f"{'step':<42}{'rows':>12}{'seconds':>10}{'rows/s':>12}{'peak RSS MiB':>14}{'CPU s':>9}")
+    cpu_mark = [_cpu_seconds()]
 
     def show(stat: StepStat) -> None:
         rate = stat.rows / stat.seconds if stat.seconds else 0.0
-        print(f"{stat.name:<42}{stat.rows:>12,}{stat.seconds:>10.1f}{rate:>12,.0f}{sampler.take():>14,.0f}", flush=True)
+        cpu_now = _cpu_seconds()
+        cpu, cpu_mark[0] = cpu_now - cpu_mark[0], cpu_now
+        print(f"{stat.name:<42}{stat.rows:>12,}{stat.seconds:>10.1f}{rate:>12,.0f}{sampler.take():>14,.0f}{cpu:>9.1f}",
+              flush=True)
 
     t_all = time.perf_counter()
     t0 = time.perf_counter()
@@ -138,6 +149,8 @@ def main() -> None:
     print(f"total (generate + process): {total_s:.1f} s vs target {TARGET_SECONDS} s -> "
           f"{total_s / TARGET_SECONDS:.2f}x of budget"
           + (f" (extrapolated to {PAPER_N:,}: ~{total_s * scale:.0f} s)" if n != PAPER_N else ""))
+    print(f"CPU time (this process + workers): {_cpu_seconds():.0f} s over {total_s:.0f} s wall on "
+          f"{psutil.cpu_count()} cores; load average now {os.getloadavg()[0]:.1f} (other jobs share the machine)")
     print(f"peak RSS: {peak:,.0f} MiB vs target {TARGET_RSS_MB:,} MiB -> {peak / TARGET_RSS_MB:.2f}x of budget")
     if args.corpus is None:
         shutil.rmtree(root, ignore_errors=True)

@@ -217,11 +217,11 @@ def process_row(row: dict, repo: dict | None, cfg: ProcessConfig) -> dict:
     return out
 
 
-def _process_batch(args: tuple[list[dict], dict[str, dict], ProcessConfig]) -> tuple[pa.Table, dict[str, np.ndarray]]:
+def _process_batch(args: tuple[pa.RecordBatch, dict[str, dict], ProcessConfig]) -> tuple[pa.Table, dict[str, np.ndarray]]:
     """Worker: one batch of raw rows -> (staged table, {content_sha256: signature} for its kept rows)."""
-    rows, repos, cfg = args
+    batch, repos, cfg = args
     out, sigs = [], {}
-    for row in rows:
+    for row in batch.to_pylist():
         o = process_row(row, repos.get(row["repo"]), cfg)
         sha = o["content_sha256"]
         if sha is not None and sha not in sigs:
@@ -275,8 +275,8 @@ def _write_stage(path: Path, tbl: pa.Table) -> None:
 
 def _raw_batches(corpus: Corpus, batch_size: int, repos: dict[str, dict], cfg: ProcessConfig):
     for b in corpus.iter_batches("raw_artifacts", batch_size=batch_size):
-        rows = b.to_pylist()
-        yield rows, {r["repo"]: repos[r["repo"]] for r in rows if r["repo"] in repos}, cfg
+        names = pc.unique(b.column("repo")).to_pylist()
+        yield b, {r: repos[r] for r in names if r in repos}, cfg
 
 
 def _final_batches(stage_dir: Path, decisions: pa.Table, cfg: ProcessConfig, report: ProcessReport) -> Iterator[pa.Table]:

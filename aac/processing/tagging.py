@@ -34,10 +34,10 @@ _GENERATED = re.compile(r"(?i)\b(?:auto-?generated|generated (?:by|from|with|usi
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
 _FRONT = re.compile(r"\A---[ \t]*\n.*?\n---[ \t]*(?:\n|\Z)", re.S)
 _DOC_REF = re.compile(
-    r"(?:@[\w./-]*[\w-]+\.(?:md|mdc|txt|ya?ml|json)\b"  # @AGENTS.md, @./docs/x.md imports
-    r"|\[[^\]]*\]\([^)\s]+\.(?:md|mdc|txt)\)"  # markdown links to other docs
-    r"|(?<![\w/])\.?/?[\w.-]*/?[\w.-]+\.(?:md|mdc)\b"  # a bare path to another instruction file
-    r"|(?<![\w/])\.?/?\.[\w-]+/(?:[\w.-]+/?)*)",  # a dot-directory such as .agents/ or .maestronexus/RULES.md
+    r"@[\w./-]*\.(?:md|mdc|txt|ya?ml|json)\b"  # @AGENTS.md, @./docs/x.md imports
+    r"|\]\([^)\s]+\.(?:md|mdc|txt)\)"  # markdown links to other docs
+    r"|[\w./-]+\.mdc?\b"  # a bare path to another instruction file
+    r"|\.[\w-]+/[\w./-]*",  # a dot-directory such as .agents/ or .maestronexus/RULES.md
     re.I,
 )
 _WORDS = re.compile(r"\w+")
