@@ -1,35 +1,33 @@
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from aac.store import Corpus
 
-
-@pytest.fixture(scope="module")
-def prefect_harness(tmp_path_factory, monkeypatch_module):
-    from prefect.testing.utilities import prefect_test_harness
-
-    monkeypatch_module.setenv("PREFECT_HOME", str(tmp_path_factory.mktemp("prefect-home")))
-    with prefect_test_harness(server_startup_timeout=120):
-        yield
-
-
-@pytest.fixture(scope="module")
-def monkeypatch_module():
-    mp = pytest.MonkeyPatch()
-    yield mp
-    mp.undo()
+REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.slow
-def test_build_flow_crawls_the_emulator_then_processes(tmp_path, prefect_harness, monkeypatch_module):
+def test_aac_build_runs_crawl_and_process_flows_against_the_emulator(tmp_path):
+    """`aac build` in a subprocess (its own ephemeral Prefect server), crawling an emulator served from here."""
     from aac.collectors.emulator import EmulatorServer, generate_snapshot
-    from aac.flows.build import build
 
-    monkeypatch_module.setenv("GITHUB_TOKEN", "flow-test-token")
     records = list(generate_snapshot(120, 8))
+    platforms = ("claude", "universal", "cursor")
+    env = dict(os.environ, PREFECT_HOME=str(tmp_path / "prefect-home"), GITHUB_TOKEN="flow-test-token",
+               PYTHONPATH=str(REPO_ROOT), DO_NOT_TRACK="1", PREFECT_SERVER_ANALYTICS_ENABLED="false",
+               PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS="120")
     with EmulatorServer(records, profile="ideal", seed=1) as server:
-        out = build(api_url=server.url, corpus=str(tmp_path), platforms=["claude", "universal", "cursor"])
-    corpus = Corpus(tmp_path)
-    wanted = sum(r["platform"] in ("claude", "universal", "cursor") for r in records)
-    assert out["process"]["artifacts"] == corpus.count("artifacts") == wanted
-    assert out["process"]["items"] == corpus.count("items") > 0
-    assert {s["name"] for s in out["process"]["steps"]} >= {"stage", "dedupe exact+near", "items+classify"}
+        args = [sys.executable, "-m", "aac", "build", "--api-url", server.url, "--corpus", str(tmp_path / "data")]
+        for p in platforms:
+            args += ["-p", p]
+        out = subprocess.run(args, env=env, cwd=REPO_ROOT, capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "build:" in out.stdout
+    corpus = Corpus(tmp_path / "data")
+    assert corpus.count("artifacts") == sum(r["platform"] in platforms for r in records)
+    assert corpus.count("items") > 0
+    assert corpus.sql("select count(*) as n from artifacts where status = 'collected'").to_pylist()[0]["n"] == 0
