@@ -30,6 +30,7 @@ AREAS: tuple[str, ...] = (
     "aac.collectors.emulator.cli",
     "aac.classifiers.cli",
     "aac.collectors.cli",
+    "aac.processing.cli",
 )
 
 

@@ -263,3 +263,5 @@ def _register_area_views() -> None:
 
 
 _register_area_views()
+# derived views declared by the processing step (publishable_artifacts, publishable_items)
+import aac.processing.views  # noqa: E402,F401
