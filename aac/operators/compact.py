@@ -1,0 +1,288 @@
+"""TypeCompact (paper Algorithm 1): a hard lane kept verbatim, a soft lane compressed into what is left.
+
+Hard lane: constraints (risk = p(C) x authority weight >= theta_C, or abstained with non-trivial risk) and
+procedures (p(P) >= theta_P), deduplicated, verbatim, in source order. If it alone exceeds the budget the
+result is Unsafe — nothing is dropped silently. The soft lane gets the remaining tokens: every belief and
+preference first at its shortest rendering (coverage), then episodic placeholders, then items upgraded to
+longer renderings (detail), all in a fixed priority order, so the same input always gives the same output.
+The verifier then checks every hard-lane item is in the output and restores what is missing, evicting soft
+pieces if needed; the output is measured as a whole with the same tokenizer as the budget.
+"""
+
+from __future__ import annotations
+
+import math
+
+import regex as re
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from aac.operators.model import Item, KnowledgeBase
+from aac.operators.soft import episodic_placeholder, ladder, near_duplicate
+from aac.operators.verify import extract_guard, norm_ws, verify, words
+from aac.tokens import count_tokens
+
+THETA_C = 0.5
+THETA_P = 0.5
+THETA_ABSTAIN = 0.25  # an abstained item joins the hard lane when its risk is at least this (not mere fallback)
+SEPARATOR = "\n"
+
+
+@dataclass
+class HardItem:
+    item: Item
+    lane: str  # "C" or "P"
+    survived: bool = False
+    duplicate_of: str | None = None
+
+    def as_dict(self) -> dict:
+        return {"id": self.item.id, "text": self.item.text, "type": self.lane, "label": self.item.type,
+                "risk": round(self.item.risk, 4), "survived": self.survived, "duplicate_of": self.duplicate_of}
+
+
+@dataclass
+class CompactResult:
+    text: str
+    budget: int
+    b_min: int
+    tokens_in: int
+    tokens_out: int
+    unsafe: bool
+    hard_lane: list[HardItem]
+    kept: list[str] = field(default_factory=list)  # item ids rendered verbatim
+    compressed: dict[str, int] = field(default_factory=dict)  # item id -> ladder step (1 = first sentence, ...)
+    dropped: dict[str, str] = field(default_factory=dict)  # item id -> reason
+    restored: list[str] = field(default_factory=list)  # hard-lane ids the verifier had to put back
+    reason: str = ""
+
+    def as_dict(self) -> dict:
+        return {"unsafe": self.unsafe, "reason": self.reason, "budget": self.budget, "b_min": self.b_min,
+                "tokens_in": self.tokens_in, "tokens_out": self.tokens_out,
+                "hard_lane": [h.as_dict() for h in self.hard_lane], "kept": self.kept,
+                "compressed": self.compressed, "dropped": self.dropped, "restored": self.restored}
+
+
+def resolve_budget(budget: float | int, total_tokens: int) -> int:
+    """A float in (0, 1] is a share of the input's tokens; anything else is an absolute token count."""
+    if isinstance(budget, float) and 0 < budget <= 1:
+        return int(math.floor(budget * total_tokens))
+    if budget < 0:
+        raise ValueError(f"budget must be >= 0, got {budget}")
+    return int(budget)
+
+
+_SHELL_LANGS = frozenset({"", "bash", "sh", "shell", "console", "zsh", "fish", "powershell", "ps1", "pwsh", "cmd",
+                          "bat", "terminal", "text", "make", "makefile", "dockerfile"})
+_COMMAND_LINE = re.compile(
+    r"^\s*(\$|>|#|//|npm|pnpm|yarn|npx|bun|pip|pipx|uv|poetry|python3?|pytest|cargo|go|make|docker|git|cd|ls|mkdir|"
+    r"export|source|curl|wget|dotnet|mvn|gradle|\.?/|deno|node|ruff|black|mypy|tox|nox|just|rake|bundle|rails|brew|apt)\b")
+
+
+def is_procedure(item: Item) -> bool:
+    """Steps to carry out. A code block counts when it is commands (a shell fence or command-like lines);
+    other code is an illustrative example and belongs to the soft lane whatever its P probability."""
+    if item.kind != "code":
+        return True
+    lines = [l for l in item.text.strip().splitlines() if l.strip()]
+    if not lines:
+        return False
+    first = lines[0].strip()
+    fenced = first.startswith(("```", "~~~"))
+    lang = first.lstrip("`~").strip().split(" ")[0].lower() if fenced else ""
+    body = [l for l in (lines[1:-1] if fenced else lines) if not l.strip().startswith(("```", "~~~"))]
+    if fenced and lang not in _SHELL_LANGS:
+        return False
+    return bool(body) and sum(bool(_COMMAND_LINE.match(l)) for l in body) >= 0.5 * len(body)
+
+
+def hard_lane_of(item: Item, theta_c: float = THETA_C, theta_p: float = THETA_P,
+                 theta_abstain: float = THETA_ABSTAIN) -> str | None:
+    """'C', 'P' or None: which hard lane, if any, an item belongs to."""
+    risk = item.risk
+    if risk >= theta_c or (item.abstained and risk >= theta_abstain) or (item.type == "C" and risk >= theta_abstain):
+        return "C"
+    if item.p("P") >= theta_p and is_procedure(item):
+        return "P"
+    return None
+
+
+@dataclass
+class _Piece:
+    order: float
+    text: str
+    priority: tuple  # lower = kept longer under pressure
+    item_id: str | None = None
+    step: int = 0
+    hard: bool = False
+
+
+def _render(pieces: Sequence[_Piece]) -> str:
+    return SEPARATOR.join(p.text for p in sorted(pieces, key=lambda p: p.order))
+
+
+def type_compact(kb: KnowledgeBase, budget: float | int, *, theta_c: float = THETA_C, theta_p: float = THETA_P,
+                 theta_abstain: float = THETA_ABSTAIN, dedup_threshold: float = 0.8) -> CompactResult:
+    """Compact ``kb`` into at most ``budget`` tokens (or share of its tokens) without losing a hard-lane item."""
+    total = kb.total_tokens
+    limit = resolve_budget(budget, total)
+    items = sorted(kb.items, key=lambda i: i.order)
+
+    # 1. Lanes. Hard lane deduplicated on whitespace-normalised text (the verifier re-checks every copy).
+    hard: list[HardItem] = []
+    first_of: dict[str, str] = {}
+    soft: list[Item] = []
+    episodic: list[Item] = []
+    dropped: dict[str, str] = {}
+    for it in items:
+        lane = hard_lane_of(it, theta_c, theta_p, theta_abstain)
+        if lane:
+            key = norm_ws(it.text)
+            hard.append(HardItem(it, lane, duplicate_of=first_of.get(key)))
+            first_of.setdefault(key, it.id)
+        elif it.type == "E":
+            episodic.append(it)
+        elif not it.text.strip():
+            dropped[it.id] = "empty"
+        else:
+            soft.append(it)
+    hard_pieces = [_Piece(h.item.order, h.item.text.strip(), (0,), h.item.id, 0, True)
+                   for h in hard if h.duplicate_of is None]
+    hard_text = _render(hard_pieces)
+    b_min = count_tokens(hard_text)
+
+    if b_min > limit:
+        return _unsafe(kb, hard, hard_pieces, soft, episodic, limit, b_min, total)
+
+    # 2. Soft lane: near-duplicate merge, then coverage at the shortest rendering, then detail.
+    pieces = list(hard_pieces)
+    used = b_min
+    seen_words: list[set[str]] = [set(words(p.text)) for p in hard_pieces]
+    candidates: list[tuple[Item, list[str]]] = []
+    for it in soft:
+        ws = set(words(it.text))
+        if any(near_duplicate(ws, s, dedup_threshold) for s in seen_words):
+            dropped[it.id] = "near-duplicate"
+            continue
+        seen_words.append(ws)
+        candidates.append((it, ladder(it.text, it.kind)))
+    rank = {"B": 0, "F": 1, "P": 2, "C": 3}
+    candidates.sort(key=lambda c: (-c[0].risk, rank.get(c[0].type, 4), c[0].order))
+
+    def cost(extra: str) -> int:
+        return count_tokens(extra) + (0 if not pieces else count_tokens(SEPARATOR))
+
+    chosen: dict[str, _Piece] = {}
+    for prio, (it, steps) in enumerate(candidates):
+        step = len(steps) - 1
+        c = cost(steps[step])
+        if used + c <= limit:
+            p = _Piece(it.order, steps[step], (1, prio), it.id, step)
+            pieces.append(p)
+            chosen[it.id] = p
+            used += c
+        else:
+            dropped[it.id] = "budget"
+    # Episodic runs -> one placeholder each (after coverage of beliefs and preferences).
+    for run in _runs(episodic, items):
+        text = episodic_placeholder(len(run))
+        c = cost(text)
+        if used + c <= limit:
+            pieces.append(_Piece(run[0].order, text, (2, run[0].order)))
+            used += c
+            for it in run:
+                dropped[it.id] = "episodic-placeholder"
+        else:
+            for it in run:
+                dropped[it.id] = "budget"
+    # Detail: upgrade chosen items one ladder step at a time, in priority order, while they fit.
+    improved = True
+    while improved:
+        improved = False
+        for prio, (it, steps) in enumerate(candidates):
+            p = chosen.get(it.id)
+            if p is None or p.step == 0:
+                continue
+            delta = count_tokens(steps[p.step - 1]) - count_tokens(p.text)
+            if used + delta <= limit:
+                p.step -= 1
+                p.text = steps[p.step]
+                used += delta
+                improved = True
+
+    # 3. Render, measure the whole text, and verify; restore or evict until the text fits and is complete.
+    text, restored = _finalise(pieces, hard, limit)
+    result = CompactResult(text=text, budget=limit, b_min=b_min, tokens_in=total, tokens_out=count_tokens(text),
+                           unsafe=False, hard_lane=hard, dropped=dropped, restored=restored)
+    for p in pieces:
+        if p.item_id is None:
+            continue
+        if p.step == 0:
+            result.kept.append(p.item_id)
+        else:
+            result.compressed[p.item_id] = p.step
+    for it_id in list(chosen):
+        if chosen[it_id] not in pieces:
+            result.dropped[it_id] = "evicted-for-restore"
+    checks = {c.item.id: c for c in verify(text, [h.item for h in hard], types="*")}
+    for h in hard:
+        h.survived = checks[h.item.id].verbatim
+    if not all(h.survived for h in hard):
+        result.unsafe = True
+        result.reason = "verifier: hard-lane item missing after restore"
+    return result
+
+
+def _finalise(pieces: list[_Piece], hard: list[HardItem], limit: int) -> tuple[str, list[str]]:
+    """Verify against the rendered text; put missing hard items back, evicting the lowest-priority soft piece."""
+    restored: list[str] = []
+    while True:
+        text = _render(pieces)
+        missing = [c.item for c in verify(text, [h.item for h in hard], types="*") if not c.verbatim]
+        if missing:
+            for it in missing:
+                if not any(p.item_id == it.id for p in pieces):
+                    pieces.append(_Piece(it.order, it.text.strip(), (0,), it.id, 0, True))
+                    restored.append(it.id)
+                else:  # present as a piece but not verbatim in the text: nothing more we can do
+                    return text, restored
+            continue
+        if count_tokens(text) <= limit:
+            return text, restored
+        soft = [p for p in pieces if not p.hard]
+        if not soft:
+            return text, restored
+        pieces.remove(max(soft, key=lambda p: p.priority))
+
+
+def _runs(episodic: list[Item], items: list[Item]) -> list[list[Item]]:
+    """Maximal runs of episodic items that are adjacent in source order."""
+    pos = {it.id: n for n, it in enumerate(items)}
+    runs: list[list[Item]] = []
+    for it in episodic:
+        if runs and pos[it.id] == pos[runs[-1][-1].id] + 1:
+            runs[-1].append(it)
+        else:
+            runs.append([it])
+    return runs
+
+
+def _unsafe(kb, hard, hard_pieces, soft, episodic, limit, b_min, total) -> CompactResult:
+    """Hard lane alone over budget: report Unsafe; the best-effort text keeps the riskiest hard items that fit."""
+    keep: list[_Piece] = []
+    by_risk = sorted(hard_pieces, key=lambda p: (-next(h.item.risk for h in hard if h.item.id == p.item_id), p.order))
+    dropped = {}
+    for p in by_risk:
+        if count_tokens(_render(keep + [p])) <= limit:
+            keep.append(p)
+        else:
+            dropped[p.item_id] = "unsafe: hard lane over budget"
+    for it in list(soft) + list(episodic):
+        dropped[it.id] = "unsafe: hard lane over budget"
+    text = _render(keep)
+    kept_ids = {p.item_id for p in keep}
+    idx_text = norm_ws(text)
+    for h in hard:
+        h.survived = norm_ws(h.item.text) in idx_text
+    return CompactResult(text=text, budget=limit, b_min=b_min, tokens_in=total, tokens_out=count_tokens(text),
+                         unsafe=True, hard_lane=hard, kept=sorted(kept_ids, key=str), dropped=dropped,
+                         reason=f"hard lane needs {b_min} tokens > budget {limit}")
