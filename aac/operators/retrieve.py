@@ -1,0 +1,144 @@
+"""TypeRetrieve (paper Algorithm 3): constraints in scope of the query are pinned first, relevance fills the rest.
+
+A relevance scorer alone (BM25 or dense) ranks a constraint low whenever its wording does not overlap the
+query ("never issue a refund to a new card" vs. "customer wants money back"); pinning by scope makes in-scope
+recall 1.0 whenever k is at least the number of in-scope constraints. Scope lookups go through an index
+(topic -> constraints), so a query costs one relevance pass over the store plus a dictionary walk.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+import numpy as np
+
+from aac.operators.compact import hard_lane_of
+from aac.operators.model import GLOBAL, Item, TopicTree, scope_covers
+
+
+class BM25Scorer:
+    """Lexical relevance with bm25s (sparse, precomputed; one query sums a few posting columns)."""
+
+    name = "bm25"
+
+    def __init__(self, texts: Sequence[str]):
+        import bm25s
+
+        self._bm25s = bm25s
+        self.model = bm25s.BM25()
+        self.model.index(bm25s.tokenize(list(texts), stopwords="en", show_progress=False), show_progress=False)
+        self.vocab = self.model.vocab_dict
+
+    def scores(self, query: str) -> np.ndarray:
+        toks = self._bm25s.tokenize([query], stopwords="en", return_ids=False, show_progress=False)[0]
+        toks = [t for t in toks if t in self.vocab]
+        if not toks:
+            return np.zeros(self.model.scores["num_docs"], dtype=np.float32)
+        return self.model.get_scores(toks)
+
+
+class DenseScorer:
+    """Cosine similarity over static embeddings (64-dim, no torch)."""
+
+    name = "dense"
+
+    def __init__(self, texts: Sequence[str], embed: Callable[[Sequence[str]], np.ndarray] | None = None,
+                 vectors: np.ndarray | None = None):
+        if embed is None:
+            from aac.operators.embed import embed_texts as embed
+        self.embed = embed
+        self.vectors = np.asarray(vectors if vectors is not None else embed(list(texts)), dtype=np.float32)
+
+    def scores(self, query: str) -> np.ndarray:
+        q = np.asarray(self.embed([query]), dtype=np.float32)[0]
+        return self.vectors @ q
+
+
+def make_scorer(name: str, texts: Sequence[str], **kw):
+    if name == "bm25":
+        return BM25Scorer(texts)
+    if name == "dense":
+        return DenseScorer(texts, **kw)
+    raise ValueError(f"unknown scorer {name!r}; use bm25 or dense")
+
+
+@dataclass
+class Retrieved:
+    items: list[Item]
+    pinned: list[str]  # ids of the in-scope constraints placed first
+    topics: list[str]  # the query topics used for pinning (given or inferred)
+    in_scope: int  # how many constraints were in scope (pinned may be fewer when k is smaller)
+
+
+class TypeRetriever:
+    """A store of items with a relevance scorer and a topic -> constraint index."""
+
+    def __init__(self, items: Sequence[Item], scorer: str | object = "bm25", tree: TopicTree | None = None, **kw):
+        self.items = list(items)
+        self.tree = tree or TopicTree()
+        for it in self.items:
+            if it.topic:
+                self.tree.add(it.topic)
+        self.scorer = make_scorer(scorer, [i.text for i in self.items], **kw) if isinstance(scorer, str) else scorer
+        self.by_scope: dict[str, list[int]] = {}
+        self.globs: list[int] = []
+        for n, it in enumerate(self.items):
+            if hard_lane_of(it) != "C":
+                continue
+            for s in it.scope:
+                if s.startswith("glob:"):
+                    self.globs.append(n)
+                else:
+                    self.by_scope.setdefault(s, []).append(n)
+
+    def in_scope(self, topics: Sequence[str], paths: Sequence[str] = ()) -> list[int]:
+        """Indices of constraints whose scope covers any query topic ("*" covers all), in source order."""
+        found: set[int] = set(self.by_scope.get(GLOBAL, ()))
+        for t in topics:
+            for a in self.tree.ancestors(t):
+                found.update(self.by_scope.get(a, ()))
+        found.update(n for n in self.globs if scope_covers(self.items[n].scope, "", None, paths))
+        return sorted(found)
+
+    def retrieve(self, query: str, k: int = 10, topics: Sequence[str] | None = None, paths: Sequence[str] = (),
+                 pin: bool = True, authority_weighted: bool = False, infer_topics: int = 3) -> Retrieved:
+        """Top-``k`` items: in-scope constraints first, then by relevance.
+
+        Without ``topics`` the query's topics are inferred from its ``infer_topics`` most relevant items.
+        With ``authority_weighted`` pinned constraints are ordered (and, if more than k, cut) by risk x authority
+        instead of relevance.
+        """
+        scores = np.asarray(self.scorer.scores(query), dtype=np.float32)
+        n = len(self.items)
+        if topics is None:
+            top = _top(scores, min(infer_topics, n))
+            topics = list(dict.fromkeys(self.items[i].topic for i in top if self.items[i].topic))
+        pinned_idx = self.in_scope(topics, paths) if pin else []
+        if authority_weighted:
+            pinned_idx.sort(key=lambda i: (-self.items[i].risk, -scores[i], i))
+        else:
+            pinned_idx.sort(key=lambda i: (-scores[i], i))
+        chosen = pinned_idx[:k]
+        taken = set(chosen)
+        need = k - len(chosen)
+        if need > 0:
+            for i in _top(scores, min(n, need + len(taken))):
+                if i not in taken:
+                    chosen.append(int(i))
+                    taken.add(int(i))
+                    if len(chosen) == k:
+                        break
+        return Retrieved([self.items[i] for i in chosen], [self.items[i].id for i in pinned_idx[:k]],
+                         list(topics), len(pinned_idx))
+
+
+def _top(scores: np.ndarray, k: int) -> list[int]:
+    """Indices of the k highest scores, best first, ties by index (deterministic)."""
+    if k <= 0:
+        return []
+    if k >= len(scores):
+        idx = np.arange(len(scores))
+    else:
+        idx = np.argpartition(-scores, k - 1)[:k]
+    return sorted(idx.tolist(), key=lambda i: (-float(scores[i]), i))
