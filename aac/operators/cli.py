@@ -69,5 +69,83 @@ def compact(
             raise typer.Exit(3)
 
 
+def decompose(
+    file: Path = typer.Argument(..., help="The file to partition."),
+    partition_budget: int = typer.Option(..., "--partition-budget", "-p", help="Tokens per partition."),
+    out: Path = typer.Option(..., "--out", "-o", help="Folder for partition-NNN.md files and report.json."),
+    recursive: bool = typer.Option(False, "--recursive", help="Split topics over --split-threshold items with KMeans."),
+    split_threshold: int = typer.Option(500, "--split-threshold", help="Items per topic before a recursive split."),
+    classifier: str = typer.Option("default", "--classifier", help="Classifier registry name."),
+) -> None:
+    """Split a file into partitions that fit a budget, each carrying every constraint in its scope (TypeDecompose)."""
+    from aac.operators.decompose import locality_violations, type_decompose
+
+    kb = _kb_from_file(file, classifier)
+    res = type_decompose(kb, partition_budget, recursive=recursive, split_threshold=split_threshold)
+    out.mkdir(parents=True, exist_ok=True)
+    for old in out.glob("partition-*.md"):
+        old.unlink()
+    for n, part in enumerate(res.partitions):
+        (out / f"partition-{n:03d}.md").write_text(part.text + "\n", encoding="utf-8")
+    violated, required = locality_violations(kb, res.partitions)
+    report = res.as_dict() | {"locality_violations": violated, "locality_pairs": required}
+    (out / "report.json").write_text(json.dumps(report, indent=1, ensure_ascii=False), encoding="utf-8")
+    typer.echo(f"{len(res.partitions)} partitions in {out}; overhead {res.overhead:+.1%}; "
+               f"locality violations {violated}/{required}", err=True)
+    if res.infeasible:
+        typer.echo(f"INFEASIBLE: {len(res.infeasible)} topic(s)/item(s) cannot fit next to their constraints "
+                   f"(see report.json)", err=True)
+        raise typer.Exit(3)
+
+
+def retrieve(
+    query: str = typer.Argument(..., help="The query text."),
+    k: int = typer.Option(10, "-k", help="How many items to return."),
+    file: list[Path] = typer.Option(None, "--file", help="Items from these files (repeatable)."),
+    corpus: Path = typer.Option(None, "--corpus", help="Items from a corpus folder's items table."),
+    topics: str = typer.Option(None, "--topics", help="Comma-separated query topics (default: inferred)."),
+    scorer: str = typer.Option("bm25", "--scorer", help="bm25 | dense"),
+    authority_weighted: bool = typer.Option(False, "--authority-weighted", help="Order pinned constraints by risk."),
+    no_pin: bool = typer.Option(False, "--no-pin", help="Relevance only (the baseline)."),
+    classifier: str = typer.Option("default", "--classifier", help="Classifier for --file items."),
+    as_json: bool = typer.Option(False, "--json", help="One JSON object instead of lines."),
+) -> None:
+    """Top-k items for a query with in-scope constraints pinned first (TypeRetrieve)."""
+    from aac.operators.model import KnowledgeBase
+    from aac.operators.retrieve import TypeRetriever
+
+    items = []
+    for f in file or []:
+        kb = _kb_from_file(f, classifier)
+        items += [i.__class__(**{**_fields(i), "id": f"{f.name}:{i.id}", "order": len(items) + i.order})
+                  for i in kb.items]
+    if corpus is not None:
+        from aac.store import Corpus
+
+        rows = Corpus(corpus).read("items").to_pylist()
+        items += KnowledgeBase.from_rows(rows).items
+    if not items:
+        raise typer.BadParameter("give --file FILE (repeatable) or --corpus DIR with items")
+    r = TypeRetriever(items, scorer)
+    got = r.retrieve(query, k, topics=topics.split(",") if topics else None, pin=not no_pin,
+                     authority_weighted=authority_weighted)
+    pinned = set(got.pinned)
+    if as_json:
+        sys.stdout.write(json.dumps({"topics": got.topics, "in_scope": got.in_scope, "items": [
+            {"id": i.id, "type": i.type, "topic": i.topic, "pinned": i.id in pinned, "text": i.text}
+            for i in got.items]}, ensure_ascii=False) + "\n")
+        return
+    for i in got.items:
+        sys.stdout.write(f"{'PIN' if i.id in pinned else '   '} {i.type} [{i.topic}] {' '.join(i.text.split())}\n")
+
+
+def _fields(item) -> dict:
+    from dataclasses import fields
+
+    return {f.name: getattr(item, f.name) for f in fields(item)}
+
+
 def register(app: typer.Typer, eval_app: typer.Typer) -> None:
     app.command("compact")(compact)
+    app.command("decompose")(decompose)
+    app.command("retrieve")(retrieve)

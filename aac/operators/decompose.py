@@ -75,7 +75,6 @@ def type_decompose(kb: KnowledgeBase, partition_budget: int, *, recursive: bool 
                    embed: Callable[[Sequence[str]], np.ndarray] | None = None, seed: int = 0) -> DecomposeResult:
     """Partition ``kb`` so each partition fits ``partition_budget`` tokens and carries every constraint in scope."""
     cons = constraints_of(kb)
-    cons_ids = {c.id for c in cons}
     by_topic: dict[str, list[Item]] = {}
     for it in sorted(kb.items, key=lambda i: i.order):
         by_topic.setdefault(it.topic, []).append(it)
@@ -118,8 +117,8 @@ def type_decompose(kb: KnowledgeBase, partition_budget: int, *, recursive: bool 
     for c in cons:
         if c.id not in placed and c.id not in infeasible:
             parts.append(Partition(c.topic, [c], []))
-    _ = cons_ids
-    return DecomposeResult(parts, partition_budget, kb.total_tokens, infeasible)
+    tokens_in = count_tokens(SEPARATOR.join(i.text for i in sorted(kb.items, key=lambda i: i.order)))
+    return DecomposeResult(parts, partition_budget, tokens_in, infeasible)
 
 
 def _split(items: list[Item], threshold: int, embed, seed: int) -> list[list[Item]]:

@@ -77,6 +77,28 @@ def segment_text(text: str) -> list[dict]:
             buf.append(line.strip() if kind == "bullet" else line)
         i += 1
     flush()
+    return _assign_topics(rows)
+
+
+def _assign_topics(rows: list[dict]) -> list[dict]:
+    """Topic = the first heading level that differs across the file (a lone H1 title is not a topic).
+
+    Items under no distinguishing heading are general: their topic is "general" and their scope global; other
+    items are scoped to their topic.
+    """
+    depth = 0
+    while True:
+        heads = {tuple(r["section_path"][: depth + 1]) for r in rows if len(r["section_path"]) > depth}
+        if len(heads) == 1 and all(len(r["section_path"]) > depth for r in rows if r["section_path"]):
+            depth += 1
+            continue
+        break
+    for r in rows:
+        sec = r["section_path"]
+        if len(sec) > depth:
+            r["topic"], r["scope"] = slug(sec[depth]), [slug(sec[depth])]
+        else:
+            r["topic"], r["scope"] = "general", ["*"]
     return rows
 
 
