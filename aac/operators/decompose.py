@@ -145,15 +145,7 @@ def _split(items: list[Item], threshold: int, embed, seed: int) -> list[list[Ite
 
 
 def locality_violations(kb: KnowledgeBase, partitions: Sequence[Partition]) -> tuple[int, int]:
-    """(violated, required) (partition, constraint) pairs: an item is in a partition without a constraint whose
-    scope covers it. The paper's locality invariant is violated == 0."""
-    cons = constraints_of(kb)
-    violated = required = 0
-    for p in partitions:
-        ids = p.ids()
-        for topic in {i.topic for i in p.items}:
-            for c in cons:
-                if kb.in_scope(c, topic):
-                    required += 1
-                    violated += c.id not in ids
-    return violated, required
+    """(violated, required) (partition, constraint) pairs; the locality invariant is violated == 0."""
+    from aac.operators.metrics import locality
+
+    return locality(kb, partitions)

@@ -64,8 +64,10 @@ def extract_guard(text: str) -> Guard:
         stop = _STOP_PHRASE.search(tail)
         phrase = tail[: stop.start()] if stop else tail
         obj = [w for w in words(phrase) if w not in _STOP][:OBJECT_WORDS]
-        if not obj:  # marker at the end of its clause ("... is not allowed"): take the words before it
-            obj = [w for w in words(text[: m.start()]) if w not in _STOP][-OBJECT_WORDS:]
+        if len(obj) < 2:  # marker near the end of its clause ("force pushes are not allowed"): add what precedes
+            clause = _STOP_PHRASE.split(text[: m.start()])[-1]
+            before = [w for w in words(clause) if w not in _STOP]
+            obj = before[-(OBJECT_WORDS - len(obj)):] + obj if before else obj
         return Guard(marker, tuple(obj))
     return Guard((), tuple([w for w in words(text) if w not in _STOP][:OBJECT_WORDS]))
 
@@ -85,14 +87,14 @@ class OutputIndex:
         return norm_ws(text) in self.norm
 
     def has_guard(self, guard: Guard, window: int = 40) -> bool:
-        """All key tokens occur within ``window`` words after an occurrence of the first key token."""
+        """All key tokens occur within ``window`` words of an occurrence of the first key token."""
         keys = guard.key_tokens
         if not keys:
             return True
         if any(k not in self.pos for k in keys):
             return False
         for start in self.pos[keys[0]]:
-            if all(any(start <= p <= start + window for p in self.pos[k]) for k in keys[1:]):
+            if all(any(abs(p - start) <= window for p in self.pos[k]) for k in keys[1:]):
                 return True
         return False
 
