@@ -115,8 +115,14 @@ def type_decompose(kb: KnowledgeBase, partition_budget: int, *, recursive: bool 
     # a constraint in scope nowhere (scope names a topic without items) gets its own partition.
     placed = {i.id for p in parts for i in p.pinned} | {i.id for p in parts for i in p.items}
     for c in cons:
-        if c.id not in placed and c.id not in infeasible:
-            parts.append(Partition(c.topic, [c], []))
+        if c.id in placed or c.id in infeasible or c.topic in infeasible:
+            continue
+        pinned = [x for x in required_for(kb, cons, c.topic) if x.id != c.id]
+        part = Partition(c.topic, [c], pinned)
+        if part.tokens <= partition_budget:
+            parts.append(part)
+        else:
+            infeasible[c.id] = f"constraint and those in its topic's scope need {part.tokens} tokens > {partition_budget}"
     tokens_in = count_tokens(SEPARATOR.join(i.text for i in sorted(kb.items, key=lambda i: i.order)))
     return DecomposeResult(parts, partition_budget, tokens_in, infeasible)
 

@@ -26,15 +26,20 @@ class BM25Scorer:
         import bm25s
 
         self._bm25s = bm25s
-        self.model = bm25s.BM25()
-        self.model.index(bm25s.tokenize(list(texts), stopwords="en", show_progress=False), show_progress=False)
-        self.vocab = self.model.vocab_dict
+        self.n = len(texts)
+        tokens = bm25s.tokenize(list(texts), stopwords="en", show_progress=False)
+        self.model = None
+        self.vocab: dict = {}
+        if tokens.vocab:  # bm25s cannot index a corpus made only of stopwords: every score is then 0
+            self.model = bm25s.BM25()
+            self.model.index(tokens, show_progress=False)
+            self.vocab = self.model.vocab_dict
 
     def scores(self, query: str) -> np.ndarray:
         toks = self._bm25s.tokenize([query], stopwords="en", return_ids=False, show_progress=False)[0]
         toks = [t for t in toks if t in self.vocab]
-        if not toks:
-            return np.zeros(self.model.scores["num_docs"], dtype=np.float32)
+        if not toks or self.model is None:
+            return np.zeros(self.n, dtype=np.float32)
         return self.model.get_scores(toks)
 
 
