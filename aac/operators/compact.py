@@ -54,6 +54,7 @@ class CompactResult:
     dropped: dict[str, str] = field(default_factory=dict)  # item id -> reason
     restored: list[str] = field(default_factory=list)  # hard-lane ids the verifier had to put back
     reason: str = ""
+    pieces: list[tuple[str | None, str]] = field(default_factory=list)  # (item id or None, rendered text) in order
 
     def as_dict(self) -> dict:
         return {"unsafe": self.unsafe, "reason": self.reason, "budget": self.budget, "b_min": self.b_min,
@@ -213,6 +214,7 @@ def type_compact(kb: KnowledgeBase, budget: float | int, *, theta_c: float = THE
     text, restored = _finalise(pieces, hard, limit)
     result = CompactResult(text=text, budget=limit, b_min=b_min, tokens_in=total, tokens_out=count_tokens(text),
                            unsafe=False, hard_lane=hard, dropped=dropped, restored=restored)
+    result.pieces = [(p.item_id, p.text) for p in sorted(pieces, key=lambda p: p.order)]
     for p in pieces:
         if p.item_id is None:
             continue
@@ -285,4 +287,5 @@ def _unsafe(kb, hard, hard_pieces, soft, episodic, limit, b_min, total) -> Compa
         h.survived = norm_ws(h.item.text) in idx_text
     return CompactResult(text=text, budget=limit, b_min=b_min, tokens_in=total, tokens_out=count_tokens(text),
                          unsafe=True, hard_lane=hard, kept=sorted(kept_ids, key=str), dropped=dropped,
-                         reason=f"hard lane needs {b_min} tokens > budget {limit}")
+                         reason=f"hard lane needs {b_min} tokens > budget {limit}",
+                         pieces=[(p.item_id, p.text) for p in sorted(keep, key=lambda p: p.order)])

@@ -113,11 +113,14 @@ def classify_rows(rows: list[dict], classifier) -> list[dict]:
     return rows
 
 
-def rows_from_file(path: str | Path, classifier_name: str = "default") -> list[dict]:
-    """Typed item rows for a file: the pipeline's segmenter when present, else the light one here."""
+def rows_from_file(path: str | Path, classifier="default") -> list[dict]:
+    """Typed item rows for a file: the pipeline's segmenter when present, else the light one here.
+
+    ``classifier`` is a registry name or an already-built classifier (reuse one across many files).
+    """
     from aac.classifiers import get_classifier
 
-    clf = get_classifier(classifier_name)
+    clf = get_classifier(classifier) if isinstance(classifier, str) else classifier
     try:
         from aac.processing.items import items_from_file  # the pipeline's segmenter (scope, authority, topics)
     except ImportError:
