@@ -139,6 +139,33 @@ def retrieve(
         sys.stdout.write(f"{'PIN' if i.id in pinned else '   '} {i.type} [{i.topic}] {' '.join(i.text.split())}\n")
 
 
+def eval_operators(
+    configs: Path = typer.Option(None, "--configs", help="JSONL records with path + content "
+                                 "(default: <repo>/../shared/data/agent_configs_sample.jsonl)."),
+    policies: Path = typer.Option(None, "--policies", help="Folder with retail_policy.md (default: shared data)."),
+    plots: Path = typer.Option(None, "--plots", help="Write Figure 2 and Figure 3 PNGs here."),
+    json_out: Path = typer.Option(None, "--json", help="Write every table and figure as JSON here."),
+    limit: int = typer.Option(0, "--limit", help="Use only the first N configurations (0 = all)."),
+    classifier: str = typer.Option("default", "--classifier", help="Classifier registry name."),
+) -> None:
+    """Tables 5–8 and Figures 2–3 of the paper, recomputed on real configurations."""
+    from aac.operators.evaluate import default_configs_path, format_tables, run
+
+    path = configs or default_configs_path()
+    if not path.is_file():
+        raise typer.BadParameter(f"no configurations file at {path}; pass --configs FILE.jsonl")
+    rep = run(path, policies, classifier, limit or None)
+    typer.echo(format_tables(rep))
+    if json_out:
+        json_out.parent.mkdir(parents=True, exist_ok=True)
+        json_out.write_text(json.dumps(rep, indent=1), encoding="utf-8")
+    if plots:
+        from aac.operators.plots import draw
+
+        for p in draw(rep, plots):
+            typer.echo(f"wrote {p}", err=True)
+
+
 def _fields(item) -> dict:
     from dataclasses import fields
 
@@ -149,3 +176,4 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
     app.command("compact")(compact)
     app.command("decompose")(decompose)
     app.command("retrieve")(retrieve)
+    eval_app.command("operators")(eval_operators)
