@@ -12,15 +12,19 @@ pieces if needed; the output is measured as a whole with the same tokenizer as t
 from __future__ import annotations
 
 import math
-
-import regex as re
-from dataclasses import dataclass, field
+import operator
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Sequence
 
+import regex as re
+
 from aac.operators.model import Item, KnowledgeBase
-from aac.operators.soft import episodic_placeholder, ladder, near_duplicate
-from aac.operators.verify import extract_guard, norm_ws, verify, words
-from aac.tokens import count_tokens
+from aac.operators.soft import NearDuplicateIndex, analyse, episodic_placeholder
+from aac.operators.verify import norm_ws, verbatim_presence
+
+_norm = lru_cache(maxsize=200_000)(norm_ws)
+from aac.tokens import ApproxBPETokenizer, count_tokens, default_tokenizer
 
 THETA_C = 0.5
 THETA_P = 0.5
@@ -115,10 +119,82 @@ class _Piece:
     item_id: str | None = None
     step: int = 0
     hard: bool = False
+    tokens: int = 0
 
 
 def _render(pieces: Sequence[_Piece]) -> str:
     return SEPARATOR.join(p.text for p in sorted(pieces, key=lambda p: p.order))
+
+
+def _additive() -> bool:
+    """Whether joining texts with SEPARATOR adds exactly their counts (true of the default tokenizer, whose
+    pieces never span whitespace; property-tested). Then the whole output's count is the sum of its pieces'."""
+    return isinstance(default_tokenizer(), ApproxBPETokenizer) and count_tokens(SEPARATOR) == 0
+
+
+def _measure(pieces: Sequence[_Piece], text: str) -> int:
+    return sum(p.tokens for p in pieces) if _additive() else count_tokens(text)
+
+
+@dataclass
+class _Prepared:
+    """Everything about a knowledge base that does not depend on the budget, computed once per KB."""
+
+    items: tuple[Item, ...]
+    hard: list[tuple[Item, str, str | None]]  # (item, lane, duplicate_of)
+    hard_pieces: list[_Piece]
+    b_min: int
+    candidates: list[tuple[Item, tuple[str, ...], tuple[int, ...]]]  # soft items in priority order
+    episodic_runs: list[list[Item]]
+    dropped: dict[str, str]
+
+
+def _prepare(kb: KnowledgeBase, theta_c: float, theta_p: float, theta_abstain: float, dedup: float) -> _Prepared:
+    key = (theta_c, theta_p, theta_abstain, dedup)
+    cached = kb.__dict__.get("_compact_prepared")
+    if cached and cached[0] == key and len(cached[1].items) == len(kb.items) \
+            and all(map(operator.is_, cached[1].items, kb.items)):
+        return cached[1]
+    items = sorted(kb.items, key=lambda i: i.order)
+    hard: list[tuple[Item, str, str | None]] = []
+    first_of: dict[str, str] = {}
+    soft: list[Item] = []
+    episodic: list[Item] = []
+    dropped: dict[str, str] = {}
+    for it in items:  # lanes; the hard lane is deduplicated on whitespace-normalised text
+        lane = hard_lane_of(it, theta_c, theta_p, theta_abstain)
+        if lane:
+            k = _norm(it.text)
+            hard.append((it, lane, first_of.get(k)))
+            first_of.setdefault(k, it.id)
+        elif it.type == "E":
+            episodic.append(it)
+        elif not it.text.strip():
+            dropped[it.id] = "empty"
+        else:
+            soft.append(it)
+    hard_pieces = [_Piece(it.order, it.text.strip(), (0,), it.id, 0, True) for it, _, d in hard if d is None]
+    for p in hard_pieces:
+        p.tokens = count_tokens(p.text)
+    b_min = count_tokens(_render(hard_pieces))
+    index = NearDuplicateIndex(dedup)  # soft near-duplicates of anything earlier (hard or soft) are merged
+    for it, _, d in hard:
+        if d is None:
+            ws, ordered, _, _ = analyse(it.text, it.kind)
+            index.add(ws, ordered)
+    candidates = []
+    for it in soft:
+        ws, ordered, steps, costs = analyse(it.text, it.kind)
+        if index.find(ws, ordered) is not None:
+            dropped[it.id] = "near-duplicate"
+            continue
+        index.add(ws, ordered)
+        candidates.append((it, steps, costs))
+    rank = {"B": 0, "F": 1, "P": 2, "C": 3}
+    candidates.sort(key=lambda c: (-c[0].risk, rank.get(c[0].type, 4), c[0].order))
+    prep = _Prepared(tuple(kb.items), hard, hard_pieces, b_min, candidates, _runs(episodic, items), dropped)
+    kb.__dict__["_compact_prepared"] = (key, prep)
+    return prep
 
 
 def type_compact(kb: KnowledgeBase, budget: float | int, *, theta_c: float = THETA_C, theta_p: float = THETA_P,
@@ -126,93 +202,58 @@ def type_compact(kb: KnowledgeBase, budget: float | int, *, theta_c: float = THE
     """Compact ``kb`` into at most ``budget`` tokens (or share of its tokens) without losing a hard-lane item."""
     total = kb.total_tokens
     limit = resolve_budget(budget, total)
-    items = sorted(kb.items, key=lambda i: i.order)
-
-    # 1. Lanes. Hard lane deduplicated on whitespace-normalised text (the verifier re-checks every copy).
-    hard: list[HardItem] = []
-    first_of: dict[str, str] = {}
-    soft: list[Item] = []
-    episodic: list[Item] = []
-    dropped: dict[str, str] = {}
-    for it in items:
-        lane = hard_lane_of(it, theta_c, theta_p, theta_abstain)
-        if lane:
-            key = norm_ws(it.text)
-            hard.append(HardItem(it, lane, duplicate_of=first_of.get(key)))
-            first_of.setdefault(key, it.id)
-        elif it.type == "E":
-            episodic.append(it)
-        elif not it.text.strip():
-            dropped[it.id] = "empty"
-        else:
-            soft.append(it)
-    hard_pieces = [_Piece(h.item.order, h.item.text.strip(), (0,), h.item.id, 0, True)
-                   for h in hard if h.duplicate_of is None]
-    hard_text = _render(hard_pieces)
-    b_min = count_tokens(hard_text)
-
+    prep = _prepare(kb, theta_c, theta_p, theta_abstain, dedup_threshold)
+    hard = [HardItem(it, lane, duplicate_of=d) for it, lane, d in prep.hard]
+    hard_pieces = [replace(p) for p in prep.hard_pieces]
+    b_min = prep.b_min
+    dropped = dict(prep.dropped)
     if b_min > limit:
-        return _unsafe(kb, hard, hard_pieces, soft, episodic, limit, b_min, total)
+        return _unsafe(kb, hard, hard_pieces, [c[0] for c in prep.candidates],
+                       [i for run in prep.episodic_runs for i in run], limit, b_min, total, dropped)
 
-    # 2. Soft lane: near-duplicate merge, then coverage at the shortest rendering, then detail.
+    # Soft lane: coverage at the shortest rendering, then episodic placeholders, then detail.
     pieces = list(hard_pieces)
     used = b_min
-    seen_words: list[set[str]] = [set(words(p.text)) for p in hard_pieces]
-    candidates: list[tuple[Item, list[str]]] = []
-    for it in soft:
-        ws = set(words(it.text))
-        if any(near_duplicate(ws, s, dedup_threshold) for s in seen_words):
-            dropped[it.id] = "near-duplicate"
-            continue
-        seen_words.append(ws)
-        candidates.append((it, ladder(it.text, it.kind)))
-    rank = {"B": 0, "F": 1, "P": 2, "C": 3}
-    candidates.sort(key=lambda c: (-c[0].risk, rank.get(c[0].type, 4), c[0].order))
-
-    def cost(extra: str) -> int:
-        return count_tokens(extra) + (0 if not pieces else count_tokens(SEPARATOR))
-
+    sep = count_tokens(SEPARATOR)
     chosen: dict[str, _Piece] = {}
-    for prio, (it, steps) in enumerate(candidates):
+    for prio, (it, steps, costs) in enumerate(prep.candidates):
         step = len(steps) - 1
-        c = cost(steps[step])
+        c = costs[step] + (sep if pieces else 0)
         if used + c <= limit:
-            p = _Piece(it.order, steps[step], (1, prio), it.id, step)
+            p = _Piece(it.order, steps[step], (1, prio), it.id, step, tokens=costs[step])
             pieces.append(p)
             chosen[it.id] = p
             used += c
         else:
             dropped[it.id] = "budget"
-    # Episodic runs -> one placeholder each (after coverage of beliefs and preferences).
-    for run in _runs(episodic, items):
+    for run in prep.episodic_runs:
         text = episodic_placeholder(len(run))
-        c = cost(text)
-        if used + c <= limit:
-            pieces.append(_Piece(run[0].order, text, (2, run[0].order)))
-            used += c
-            for it in run:
-                dropped[it.id] = "episodic-placeholder"
+        n = count_tokens(text)
+        if used + n + (sep if pieces else 0) <= limit:
+            pieces.append(_Piece(run[0].order, text, (2, run[0].order), tokens=n))
+            used += n + (sep if len(pieces) > 1 else 0)
+            reason = "episodic-placeholder"
         else:
-            for it in run:
-                dropped[it.id] = "budget"
-    # Detail: upgrade chosen items one ladder step at a time, in priority order, while they fit.
-    improved = True
+            reason = "budget"
+        for it in run:
+            dropped[it.id] = reason
+    improved = True  # detail: upgrade chosen items one ladder step at a time, in priority order, while they fit
     while improved:
         improved = False
-        for prio, (it, steps) in enumerate(candidates):
+        for it, steps, costs in prep.candidates:
             p = chosen.get(it.id)
             if p is None or p.step == 0:
                 continue
-            delta = count_tokens(steps[p.step - 1]) - count_tokens(p.text)
+            delta = costs[p.step - 1] - costs[p.step]
             if used + delta <= limit:
                 p.step -= 1
-                p.text = steps[p.step]
+                p.text, p.tokens = steps[p.step], costs[p.step]
                 used += delta
                 improved = True
 
-    # 3. Render, measure the whole text, and verify; restore or evict until the text fits and is complete.
-    text, restored = _finalise(pieces, hard, limit)
-    result = CompactResult(text=text, budget=limit, b_min=b_min, tokens_in=total, tokens_out=count_tokens(text),
+    # Render, measure, verify; restore missing hard items or evict soft pieces until complete and within budget.
+    text, restored, tokens_out = _finalise(pieces, hard, limit)
+    result = CompactResult(text=text, budget=limit, b_min=b_min, tokens_in=total, tokens_out=tokens_out,
                            unsafe=False, hard_lane=hard, dropped=dropped, restored=restored)
     result.pieces = [(p.item_id, p.text) for p in sorted(pieces, key=lambda p: p.order)]
     for p in pieces:
@@ -222,37 +263,42 @@ def type_compact(kb: KnowledgeBase, budget: float | int, *, theta_c: float = THE
             result.kept.append(p.item_id)
         else:
             result.compressed[p.item_id] = p.step
-    for it_id in list(chosen):
-        if chosen[it_id] not in pieces:
+    remaining = {id(p) for p in pieces}
+    for it_id, piece in chosen.items():
+        if id(piece) not in remaining:
             result.dropped[it_id] = "evicted-for-restore"
-    checks = {c.item.id: c for c in verify(text, [h.item for h in hard], types="*")}
+    present = verbatim_presence(text, [h.item for h in hard])
     for h in hard:
-        h.survived = checks[h.item.id].verbatim
-    if not all(h.survived for h in hard):
+        h.survived = present[h.item.id]
+    if not all(h.survived for h in hard) or tokens_out > limit:
         result.unsafe = True
-        result.reason = "verifier: hard-lane item missing after restore"
+        result.reason = "verifier: hard-lane item missing or budget exceeded after restore"
     return result
 
 
-def _finalise(pieces: list[_Piece], hard: list[HardItem], limit: int) -> tuple[str, list[str]]:
+def _finalise(pieces: list[_Piece], hard: list[HardItem], limit: int) -> tuple[str, list[str], int]:
     """Verify against the rendered text; put missing hard items back, evicting the lowest-priority soft piece."""
     restored: list[str] = []
     while True:
         text = _render(pieces)
-        missing = [c.item for c in verify(text, [h.item for h in hard], types="*") if not c.verbatim]
+        present = verbatim_presence(text, [h.item for h in hard])
+        missing = [h.item for h in hard if not present[h.item.id]]
         if missing:
             for it in missing:
                 if not any(p.item_id == it.id for p in pieces):
-                    pieces.append(_Piece(it.order, it.text.strip(), (0,), it.id, 0, True))
+                    piece = _Piece(it.order, it.text.strip(), (0,), it.id, 0, True)
+                    piece.tokens = count_tokens(piece.text)
+                    pieces.append(piece)
                     restored.append(it.id)
                 else:  # present as a piece but not verbatim in the text: nothing more we can do
-                    return text, restored
+                    return text, restored, _measure(pieces, text)
             continue
-        if count_tokens(text) <= limit:
-            return text, restored
+        n = _measure(pieces, text)
+        if n <= limit:
+            return text, restored, n
         soft = [p for p in pieces if not p.hard]
         if not soft:
-            return text, restored
+            return text, restored, n
         pieces.remove(max(soft, key=lambda p: p.priority))
 
 
@@ -268,19 +314,26 @@ def _runs(episodic: list[Item], items: list[Item]) -> list[list[Item]]:
     return runs
 
 
-def _unsafe(kb, hard, hard_pieces, soft, episodic, limit, b_min, total) -> CompactResult:
+def _unsafe(kb, hard, hard_pieces, soft, episodic, limit, b_min, total, dropped) -> CompactResult:
     """Hard lane alone over budget: report Unsafe; the best-effort text keeps the riskiest hard items that fit."""
     keep: list[_Piece] = []
-    by_risk = sorted(hard_pieces, key=lambda p: (-next(h.item.risk for h in hard if h.item.id == p.item_id), p.order))
-    dropped = {}
+    risk = {h.item.id: h.item.risk for h in hard}
+    by_risk = sorted(hard_pieces, key=lambda p: (-risk[p.item_id], p.order))
+    used = 0
     for p in by_risk:
-        if count_tokens(_render(keep + [p])) <= limit:
+        if used + p.tokens <= limit:
             keep.append(p)
+            used += p.tokens
         else:
             dropped[p.item_id] = "unsafe: hard lane over budget"
     for it in list(soft) + list(episodic):
         dropped[it.id] = "unsafe: hard lane over budget"
     text = _render(keep)
+    while keep and count_tokens(text) > limit:  # only for a tokenizer that is not additive at the joins
+        gone = max(keep, key=lambda p: (risk[p.item_id] * -1, -p.order))
+        keep.remove(gone)
+        dropped[gone.item_id] = "unsafe: hard lane over budget"
+        text = _render(keep)
     kept_ids = {p.item_id for p in keep}
     idx_text = norm_ws(text)
     for h in hard:

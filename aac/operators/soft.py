@@ -7,9 +7,13 @@ line per run.
 
 from __future__ import annotations
 
+import math
+from functools import lru_cache
+
 import regex as re
 
 from aac.operators.verify import words
+from aac.tokens import count_tokens
 
 _SENT = re.compile(r"(?<=[.!?])\s+(?=[\p{Lu}\p{N}`\"'(\[*])|\n+")
 _CLAUSE = re.compile(r"\s*(?:;|:\s|\s[—–-]\s|,\s(?:but|and|which|so|because|although|while|since|as)\s|\s\()")
@@ -51,6 +55,49 @@ def near_duplicate(a: set[str], b: set[str], threshold: float = 0.8) -> bool:
     if not a or not b:
         return a == b
     return len(a & b) / len(a | b) >= threshold
+
+
+@lru_cache(maxsize=200_000)
+def analyse(text: str, kind: str) -> tuple[frozenset[str], tuple[str, ...], tuple[str, ...], tuple[int, ...]]:
+    """Per-text work done once and reused across compactions (items are immutable; runtimes re-compact often):
+    word set, prefix-filter order, ladder renderings and their token counts."""
+    ws = frozenset(words(text))
+    steps = tuple(ladder(text, kind))
+    return ws, tuple(sorted(ws, key=lambda w: (-len(w), w))), steps, tuple(count_tokens(x) for x in steps)
+
+
+class NearDuplicateIndex:
+    """Jaccard >= threshold lookups with prefix filtering: two sets that similar must share a word among the
+    first |s| - ceil(t*|s|) + 1 of each in one fixed global order, so only those candidates are compared."""
+
+    def __init__(self, threshold: float = 0.8):
+        self.t = threshold
+        self.sets: list[frozenset[str]] = []
+        self.index: dict[str, list[int]] = {}
+
+    def _prefix(self, ordered: tuple[str, ...]) -> tuple[str, ...]:
+        return ordered[: len(ordered) - math.ceil(self.t * len(ordered)) + 1]
+
+    def find(self, ws: frozenset[str], ordered: tuple[str, ...]) -> int | None:
+        if not ws:
+            return None
+        seen: set[int] = set()
+        lo, hi = self.t * len(ws), len(ws) / self.t
+        for w in self._prefix(ordered):
+            for j in self.index.get(w, ()):
+                if j not in seen:
+                    seen.add(j)
+                    other = self.sets[j]
+                    if lo <= len(other) <= hi and near_duplicate(ws, other, self.t):
+                        return j
+        return None
+
+    def add(self, ws: frozenset[str], ordered: tuple[str, ...]) -> None:
+        if not ws:
+            return
+        self.sets.append(ws)
+        for w in self._prefix(ordered):
+            self.index.setdefault(w, []).append(len(self.sets) - 1)
 
 
 def episodic_placeholder(n: int) -> str:

@@ -99,6 +99,28 @@ class OutputIndex:
         return False
 
 
+def verbatim_presence(output: str, items: Sequence[Item]) -> dict[str, bool]:
+    """Item id -> its whitespace-normalised text occurs in the normalised output.
+
+    Items are searched in source order from where the previous one was found (one linear pass when the output
+    keeps source order, as the operators' outputs do), falling back to a whole-text search.
+    """
+    pos = 0
+    found: dict[str, bool] = {}
+    normed: str | None = None
+    for it in sorted(items, key=lambda i: i.order):
+        raw = it.text.strip()
+        at = output.find(raw, pos)
+        if at >= 0:  # a raw occurrence is also a normalised one
+            pos = at + len(raw)
+            found[it.id] = True
+            continue
+        if normed is None:
+            normed = norm_ws(output)
+        found[it.id] = norm_ws(it.text) in normed
+    return found
+
+
 @dataclass(frozen=True)
 class Check:
     item: Item

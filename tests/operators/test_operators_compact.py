@@ -95,3 +95,18 @@ def test_report_lists_every_hard_lane_item_with_type_and_survival():
     assert {h["id"] for h in d["hard_lane"]} == {"c1", "c2", "p1"}
     assert all(set(h) >= {"text", "type", "survived"} for h in d["hard_lane"])
     assert isinstance(d["unsafe"], bool) and all(isinstance(d[k], int) for k in ("b_min", "budget", "tokens_out"))
+
+
+@settings(max_examples=200, deadline=None)
+@given(a=st.text(max_size=60), b=st.text(max_size=60))
+def test_default_tokenizer_is_additive_across_the_line_separator(a, b):
+    """TypeCompact sums piece counts instead of re-tokenising the output; this is what makes that exact."""
+    assert count_tokens(a + "\n" + b) == count_tokens(a) + count_tokens(b)
+
+
+def test_prepared_state_is_rebuilt_when_the_items_change():
+    kb = _kb()
+    first = type_compact(kb, 1.0)
+    kb.items.append(Item("c3", "Never deploy on Fridays.", "C", order=9))
+    second = type_compact(kb, 1.0)
+    assert "Never deploy on Fridays." in second.text and "Never deploy" not in first.text
