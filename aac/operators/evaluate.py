@@ -21,7 +21,7 @@ from aac.operators.baselines import COMPACTION_BASELINES, DECOMPOSITION_BASELINE
 from aac.operators.compact import type_compact
 from aac.operators.decompose import type_decompose
 from aac.operators.metrics import constraint_recall, constraints, locality, macro_f1, per_type, recall_at_k
-from aac.operators.model import GLOBAL, TYPES, Item, KnowledgeBase
+from aac.operators.model import GLOBAL, TYPES, Item, KnowledgeBase, scope_intersects
 from aac.operators.retrieve import TypeRetriever
 from aac.tokens import count_tokens
 
@@ -213,6 +213,7 @@ def retrieval_table(configs: Sequence[Config], policies: Path, queries: Path = Q
     qs = [json.loads(l) for l in open(queries, encoding="utf-8")]
     kbs = KnowledgeBase(items)
     cons = constraints(kbs)
+    policy_topics = sorted({i.topic for i in items[: len(policy)]})
     systems = {"TypeRetrieve (BM25)": ("bm25", True), "TypeRetrieve (dense)": ("dense", True),
                "BM25 only": ("bm25", False), "dense only": ("dense", False)}
     retrievers = {sc: TypeRetriever(items, sc, tree=kbs.tree) for sc in ("bm25", "dense")}
@@ -222,8 +223,8 @@ def retrieval_table(configs: Sequence[Config], policies: Path, queries: Path = Q
         rec = {k: [] for k in KS}
         ms = []
         for q in qs:
-            topics = [f"retail/{t}" for t in q["topics"]]
-            want = [c.id for c in cons if any(kbs.in_scope(c, t) for t in topics)]
+            topics = _resolve_topics(q["topics"], policy_topics)
+            want = [c.id for c in cons if any(scope_intersects(c.scope, t, kbs.tree) for t in topics)]
             if pin and sc == "bm25":
                 in_scope_counts.append(len(want))
             t0 = time.perf_counter()
@@ -235,6 +236,18 @@ def retrieval_table(configs: Sequence[Config], policies: Path, queries: Path = Q
                                           want))
         out["systems"][name] = {f"recall@{k}": _mean(v) for k, v in rec.items()} | {"ms_p50": _pct(ms, 50)}
     out["in_scope_per_query"] = _dist([float(x) for x in in_scope_counts])
+    return out
+
+
+def _resolve_topics(tags: Sequence[str], topics: Sequence[str]) -> list[str]:
+    """Query tags name sections ("return-delivered-order"); store topics are paths ("retail/<doc>/return-...").
+    "general" is the document's root topic (where its global rules live)."""
+    out = []
+    for tag in tags:
+        hits = [t for t in topics if t == tag or t.endswith("/" + tag)]
+        if not hits and tag == "general":
+            hits = [min(topics, key=lambda t: (t.count("/"), len(t)))]
+        out += hits
     return out
 
 

@@ -91,6 +91,15 @@ class TopicTree:
         return sorted(t for t in self.parents if t not in inner)
 
 
+def scope_intersects(scope: Sequence[str], topic: str, tree: TopicTree | None = None, paths: Sequence[str] = ()) -> bool:
+    """For queries: the constraint covers the query topic, or is scoped to a part of it (a query on "orders"
+    may touch the rules of "orders/returns")."""
+    if scope_covers(scope, topic, tree, paths):
+        return True
+    prefix = topic + "/"
+    return bool(topic) and any(s.startswith(prefix) for s in scope)
+
+
 def scope_covers(scope: Sequence[str], topic: str, tree: TopicTree | None = None, paths: Sequence[str] = ()) -> bool:
     """Whether a constraint with ``scope`` applies to an item (or query) on ``topic`` touching ``paths``.
 

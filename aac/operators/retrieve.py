@@ -86,6 +86,7 @@ class TypeRetriever:
             if it.topic:
                 self.tree.add(it.topic)
         self.scorer = make_scorer(scorer, [i.text for i in self.items], **kw) if isinstance(scorer, str) else scorer
+        self._children: dict[str, list[str]] | None = None
         self.by_scope: dict[str, list[int]] = {}
         self.globs: list[int] = []
         for n, it in enumerate(self.items):
@@ -97,12 +98,27 @@ class TypeRetriever:
                 else:
                     self.by_scope.setdefault(s, []).append(n)
 
+    def _descendants(self, topic: str) -> list[str]:
+        if self._children is None:
+            self._children = {}
+            for t, parent in self.tree.parents.items():
+                if parent:
+                    self._children.setdefault(parent, []).append(t)
+        out, stack = [], list(self._children.get(topic, ()))
+        while stack:
+            t = stack.pop()
+            out.append(t)
+            stack.extend(self._children.get(t, ()))
+        return out
+
     def in_scope(self, topics: Sequence[str], paths: Sequence[str] = ()) -> list[int]:
-        """Indices of constraints whose scope covers any query topic ("*" covers all), in source order."""
+        """Indices of constraints whose scope intersects any query topic ("*" covers all), in source order."""
         found: set[int] = set(self.by_scope.get(GLOBAL, ()))
         for t in topics:
             for a in self.tree.ancestors(t):
                 found.update(self.by_scope.get(a, ()))
+            for d in self._descendants(t):  # scopes inside the query's topic intersect it too
+                found.update(self.by_scope.get(d, ()))
         found.update(n for n in self.globs if scope_covers(self.items[n].scope, "", None, paths))
         return sorted(found)
 
