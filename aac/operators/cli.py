@@ -111,24 +111,22 @@ def retrieve(
     as_json: bool = typer.Option(False, "--json", help="One JSON object instead of lines."),
 ) -> None:
     """Top-k items for a query with in-scope constraints pinned first (TypeRetrieve)."""
-    from aac.operators.model import KnowledgeBase
-    from aac.operators.retrieve import TypeRetriever
+    from aac.operators.model import item_from_row
+    from aac.operators.retrieve import TypeRetriever, namespaced, resolve_topics
 
-    items = []
+    items = []  # each document's topics and scopes live under its own namespace in the shared store
     for f in file or []:
-        kb = _kb_from_file(f, classifier)
-        items += [i.__class__(**{**_fields(i), "id": f"{f.name}:{i.id}", "order": len(items) + i.order})
-                  for i in kb.items]
+        items += [namespaced(i, f.name, len(items) + n) for n, i in enumerate(_kb_from_file(f, classifier).items)]
     if corpus is not None:
         from aac.store import Corpus
 
-        rows = Corpus(corpus).read("items").to_pylist()
-        items += KnowledgeBase.from_rows(rows).items
+        for row in Corpus(corpus).read("items").to_pylist():
+            items.append(namespaced(item_from_row(row, len(items)), str(row.get("artifact_id") or "corpus"), len(items)))
     if not items:
         raise typer.BadParameter("give --file FILE (repeatable) or --corpus DIR with items")
     r = TypeRetriever(items, scorer)
-    got = r.retrieve(query, k, topics=topics.split(",") if topics else None, pin=not no_pin,
-                     authority_weighted=authority_weighted)
+    tags = resolve_topics(topics.split(","), sorted(r.tree.parents)) if topics else None
+    got = r.retrieve(query, k, topics=tags, pin=not no_pin, authority_weighted=authority_weighted)
     pinned = set(got.pinned)
     if as_json:
         sys.stdout.write(json.dumps({"topics": got.topics, "in_scope": got.in_scope, "items": [
@@ -164,12 +162,6 @@ def eval_operators(
 
         for p in draw(rep, plots):
             typer.echo(f"wrote {p}", err=True)
-
-
-def _fields(item) -> dict:
-    from dataclasses import fields
-
-    return {f.name: getattr(item, f.name) for f in fields(item)}
 
 
 def register(app: typer.Typer, eval_app: typer.Typer) -> None:

@@ -22,7 +22,7 @@ from aac.operators.compact import type_compact
 from aac.operators.decompose import type_decompose
 from aac.operators.metrics import constraint_recall, constraints, locality, macro_f1, per_type, recall_at_k
 from aac.operators.model import GLOBAL, TYPES, Item, KnowledgeBase, scope_intersects
-from aac.operators.retrieve import TypeRetriever
+from aac.operators.retrieve import TypeRetriever, namespaced, resolve_topics
 from aac.tokens import count_tokens
 
 QUERIES = Path(__file__).parent / "data" / "retail_queries.jsonl"
@@ -207,9 +207,9 @@ def retrieval_table(configs: Sequence[Config], policies: Path, queries: Path = Q
 
     clf = get_classifier(classifier) if isinstance(classifier, str) else classifier
     policy = KnowledgeBase.from_rows(rows_from_file(policies / "retail_policy.md", clf)).items
-    items: list[Item] = [_ns(i, "retail", n) for n, i in enumerate(policy)]
+    items: list[Item] = [namespaced(i, "retail", n) for n, i in enumerate(policy)]
     for c_n, cfg in enumerate(configs):  # distractors: each config's scopes stay inside its own namespace
-        items += [_ns(i, f"cfg{c_n}", len(items) + k) for k, i in enumerate(cfg.kb.items)]
+        items += [namespaced(i, f"cfg{c_n}", len(items) + k) for k, i in enumerate(cfg.kb.items)]
     qs = [json.loads(l) for l in open(queries, encoding="utf-8")]
     kbs = KnowledgeBase(items)
     cons = constraints(kbs)
@@ -223,7 +223,7 @@ def retrieval_table(configs: Sequence[Config], policies: Path, queries: Path = Q
         rec = {k: [] for k in KS}
         ms = []
         for q in qs:
-            topics = _resolve_topics(q["topics"], policy_topics)
+            topics = resolve_topics(q["topics"], policy_topics)
             want = [c.id for c in cons if any(scope_intersects(c.scope, t, kbs.tree) for t in topics)]
             if pin and sc == "bm25":
                 in_scope_counts.append(len(want))
@@ -239,29 +239,8 @@ def retrieval_table(configs: Sequence[Config], policies: Path, queries: Path = Q
     return out
 
 
-def _resolve_topics(tags: Sequence[str], topics: Sequence[str]) -> list[str]:
-    """Query tags name sections ("return-delivered-order"); store topics are paths ("retail/<doc>/return-...").
-    "general" is the document's root topic (where its global rules live)."""
-    out = []
-    for tag in tags:
-        hits = [t for t in topics if t == tag or t.endswith("/" + tag)]
-        if not hits and tag == "general":
-            hits = [min(topics, key=lambda t: (t.count("/"), len(t)))]
-        out += hits
-    return out
-
-
 def _pinned_topk(r: TypeRetriever, query: str, k: int, topics) -> list[str]:
     return [i.id for i in r.retrieve(query, k, topics=topics).items]
-
-
-def _ns(item: Item, ns: str, order: int) -> Item:
-    """Put an item's topic and scopes under a namespace; its global scope becomes the namespace."""
-    from dataclasses import replace
-
-    topic = f"{ns}/{item.topic}" if item.topic else ns
-    scope = tuple(ns if s == GLOBAL else s if s.startswith("glob:") else f"{ns}/{s}" for s in item.scope)
-    return replace(item, id=f"{ns}:{item.id}", topic=topic, scope=scope, order=order)
 
 
 def _mean(v) -> float | None:

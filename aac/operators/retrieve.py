@@ -154,6 +154,30 @@ class TypeRetriever:
                          list(topics), len(pinned_idx))
 
 
+def namespaced(item: Item, ns: str, order: int | None = None) -> Item:
+    """An item from one document placed in a shared store: its topic and scopes go under ``ns`` and its global
+    scope becomes "all of ``ns``" (a rule global to one config file is not global to every other file)."""
+    from dataclasses import replace
+
+    topic = f"{ns}/{item.topic}" if item.topic else ns
+    scope = tuple(ns if s == GLOBAL else s if s.startswith("glob:") else f"{ns}/{s}" for s in item.scope)
+    return replace(item, id=f"{ns}:{item.id}", topic=topic, scope=scope,
+                   order=item.order if order is None else order)
+
+
+def resolve_topics(tags: Sequence[str], topics: Sequence[str]) -> list[str]:
+    """Query tags name sections ("return-delivered-order"); store topics are paths ("<ns>/<doc>/return-...").
+    A tag matches every topic equal to it or ending in "/tag"; "general" falls back to the shallowest topic
+    (a document's root, where its global rules live)."""
+    out: list[str] = []
+    for tag in tags:
+        hits = [t for t in topics if t == tag or t.endswith("/" + tag)]
+        if not hits and tag == "general" and topics:
+            hits = [min(topics, key=lambda t: (t.count("/"), len(t)))]
+        out += hits or [tag]
+    return out
+
+
 def _top(scores: np.ndarray, k: int) -> list[int]:
     """Indices of the k highest scores, best first, ties by index (deterministic)."""
     if k <= 0:

@@ -104,3 +104,24 @@ def test_eval_operators_on_real_sample_shows_the_headline_claims(sample_path, tm
     from aac.operators.plots import draw
 
     assert all(p.stat().st_size > 10_000 for p in draw(rep, tmp_path / "plots"))
+
+
+def test_retrieve_over_a_corpus_items_table_keeps_each_artifacts_global_rules_to_itself(corpus):
+    import pyarrow as pa
+
+    from aac.schema import ITEMS, conform
+
+    def row(art, n, text, typ, topic, scope):
+        return {"item_id": f"{art}-{n}", "artifact_id": art, "ordinal": n, "text": text, "kind": "bullet",
+                "section_path": [], "topic": topic, "type": typ, "type_proba": None, "classifier": "t",
+                "confidence": 1.0, "abstained": False, "scope": scope, "authority": "user", "n_tokens": None}
+    rows = [row("A", 0, "Never run migrations by hand.", "C", "a-root", ["*"]),
+            row("A", 1, "Database tests use a throwaway Postgres.", "B", "a-root/db", ["a-root/db"]),
+            row("B", 0, "Never print customer emails.", "C", "b-root", ["*"]),
+            row("B", 1, "The mailer sends a digest every morning.", "B", "b-root/mail", ["b-root/mail"])]
+    corpus.write_part("items", "t", conform(pa.Table.from_pylist(rows), ITEMS))
+    r = runner.invoke(app, ["retrieve", "--corpus", str(corpus.root), "database tests", "-k", "2", "--topics", "db", "--json"])
+    assert r.exit_code == 0, r.output
+    got = json.loads(r.stdout)["items"]
+    assert got[0]["text"] == "Never run migrations by hand." and got[0]["pinned"]
+    assert all("customer emails" not in g["text"] for g in got)
