@@ -73,7 +73,12 @@ def required_for(kb: KnowledgeBase, constraints: Sequence[Item], topic: str) -> 
 
 def type_decompose(kb: KnowledgeBase, partition_budget: int, *, recursive: bool = False, split_threshold: int = 500,
                    embed: Callable[[Sequence[str]], np.ndarray] | None = None, seed: int = 0) -> DecomposeResult:
-    """Partition ``kb`` so each partition fits ``partition_budget`` tokens and carries every constraint in scope."""
+    """Partition ``kb`` so each partition fits ``partition_budget`` tokens and carries every constraint in scope.
+
+    Topics are taken in source order and their items packed greedily; an item costs its own tokens plus the
+    constraints in its topic's scope not yet pinned in the open partition, so small topics that share their
+    (typically global) constraints share a partition instead of each paying for a copy.
+    """
     cons = constraints_of(kb)
     by_topic: dict[str, list[Item]] = {}
     for it in sorted(kb.items, key=lambda i: i.order):
@@ -81,44 +86,50 @@ def type_decompose(kb: KnowledgeBase, partition_budget: int, *, recursive: bool 
     sep = count_tokens(SEPARATOR)
     parts: list[Partition] = []
     infeasible: dict[str, str] = {}
+    items: list[Item] = []
+    pinned: dict[str, Item] = {}
+    used = 0
+
+    def flush() -> None:
+        nonlocal items, pinned, used
+        if items:
+            parts.append(Partition(items[0].topic, items, sorted(pinned.values(), key=lambda c: c.order)))
+        items, pinned, used = [], {}, 0
+
     for topic, members in by_topic.items():
-        pinned = required_for(kb, cons, topic)
-        pinned_ids = {c.id for c in pinned}
-        content = [i for i in members if i.id not in pinned_ids]
-        if not content and all(c.topic != topic for c in pinned):
-            continue
-        base = count_tokens(SEPARATOR.join(c.text for c in pinned))
-        room = partition_budget - base
-        if room < 0 or (content and room <= 0):
-            infeasible[topic] = f"constraints in scope need {base} tokens > partition budget {partition_budget}"
+        required = required_for(kb, cons, topic)
+        req_ids = {c.id for c in required}
+        content = [i for i in members if i.id not in req_ids]
+        base = sum(c.tokens for c in required) + sep * max(0, len(required) - 1)
+        if content and base + sep + min(i.tokens for i in content) > partition_budget:
+            infeasible[topic] = f"constraints in scope need {base} tokens, no room left in {partition_budget}"
             continue
         groups = [content]
         if recursive and len(content) > split_threshold:
             groups = _split(content, split_threshold, embed, seed)
         for group in groups:
-            chunk: list[Item] = []
-            used = 0
             for it in group:
-                cost = it.tokens + (sep if (chunk or pinned) else 0)
-                if it.tokens + sep > room:
-                    infeasible[it.id] = f"item alone needs {it.tokens} tokens > room {room} next to its constraints"
+                if base + sep + it.tokens > partition_budget:
+                    infeasible[it.id] = f"item needs {it.tokens} tokens next to {base} of constraints > {partition_budget}"
                     continue
-                if used + cost > room and chunk:
-                    parts.append(Partition(topic, chunk, list(pinned)))
-                    chunk, used = [], 0
-                    cost = it.tokens + (sep if pinned else 0)
-                chunk.append(it)
+                new = [c for c in required if c.id not in pinned]
+                cost = it.tokens + sum(c.tokens for c in new) + sep * (len(new) + (1 if (items or pinned) else 0))
+                if used + cost > partition_budget:
+                    flush()
+                    new = required
+                    cost = it.tokens + base + sep * (1 if required else 0)
+                items.append(it)
+                pinned.update((c.id, c) for c in new)
                 used += cost
-            if chunk or not content:
-                parts.append(Partition(topic, chunk, list(pinned)))
-    # constraints whose own topic had no content still need a home: they are pinned wherever in scope;
-    # a constraint in scope nowhere (scope names a topic without items) gets its own partition.
+            if recursive and len(groups) > 1:
+                flush()  # keep each semantic sub-group in its own partitions
+    flush()
+    # A constraint that is in nobody's partition (its scope covers no topic with content) still gets a home.
     placed = {i.id for p in parts for i in p.pinned} | {i.id for p in parts for i in p.items}
     for c in cons:
         if c.id in placed or c.id in infeasible or c.topic in infeasible:
             continue
-        pinned = [x for x in required_for(kb, cons, c.topic) if x.id != c.id]
-        part = Partition(c.topic, [c], pinned)
+        part = Partition(c.topic, [c], [x for x in required_for(kb, cons, c.topic) if x.id != c.id])
         if part.tokens <= partition_budget:
             parts.append(part)
         else:

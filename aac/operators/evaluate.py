@@ -19,6 +19,7 @@ import numpy as np
 
 from aac.operators.baselines import COMPACTION_BASELINES, DECOMPOSITION_BASELINES
 from aac.operators.compact import type_compact
+from aac.operators.soft import analyse
 from aac.operators.decompose import type_decompose
 from aac.operators.metrics import constraint_recall, constraints, locality, macro_f1, per_type, recall_at_k
 from aac.operators.model import GLOBAL, TYPES, Item, KnowledgeBase, scope_intersects
@@ -79,7 +80,9 @@ def load_configs(path: Path, classifier="default", limit: int | None = None) -> 
 
 
 def _compactors() -> dict[str, Callable[[KnowledgeBase, float], tuple[str, bool]]]:
-    def tc(kb, b):
+    def tc(kb, b):  # timed from scratch: no per-KB preparation or per-text analysis reused between calls
+        kb.__dict__.pop("_compact_prepared", None)
+        analyse.cache_clear()
         res = type_compact(kb, b)
         return res.text, res.unsafe
     out = {"TypeCompact": tc}

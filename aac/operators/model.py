@@ -93,26 +93,27 @@ class TopicTree:
 
 def scope_intersects(scope: Sequence[str], topic: str, tree: TopicTree | None = None, paths: Sequence[str] = ()) -> bool:
     """For queries: the constraint covers the query topic, or is scoped to a part of it (a query on "orders"
-    may touch the rules of "orders/returns")."""
-    if scope_covers(scope, topic, tree, paths):
+    may touch the rules of "orders/returns"). A glob scope applies only when the query names matching paths."""
+    if scope_covers(scope, topic, tree, paths, unknown_glob=False):
         return True
     prefix = topic + "/"
     return bool(topic) and any(s.startswith(prefix) for s in scope)
 
 
-def scope_covers(scope: Sequence[str], topic: str, tree: TopicTree | None = None, paths: Sequence[str] = ()) -> bool:
+def scope_covers(scope: Sequence[str], topic: str, tree: TopicTree | None = None, paths: Sequence[str] = (),
+                 unknown_glob: bool = True) -> bool:
     """Whether a constraint with ``scope`` applies to an item (or query) on ``topic`` touching ``paths``.
 
     "*" covers everything. A topic id covers that topic and its descendants. A "glob:" scope covers matching
-    paths; with no path to test it is treated as covering (a glob rule may apply anywhere, so we never
-    assume it does not — the safe side for locality).
+    paths; with no path to test it counts as covering when ``unknown_glob`` (a glob rule may apply anywhere:
+    the safe side for locality); retrieval passes False so path rules are pinned only for matching paths.
     """
     anc = tree.ancestors(topic) if (tree and topic) else ([topic] if topic else [])
     for s in scope:
         if s == GLOBAL:
             return True
         if s.startswith("glob:"):
-            if not paths or any(fnmatch.fnmatch(p, s[5:]) for p in paths):
+            if (not paths and unknown_glob) or any(fnmatch.fnmatch(p, s[5:]) for p in paths):
                 return True
         elif s in anc:
             return True

@@ -119,7 +119,8 @@ class TypeRetriever:
                 found.update(self.by_scope.get(a, ()))
             for d in self._descendants(t):  # scopes inside the query's topic intersect it too
                 found.update(self.by_scope.get(d, ()))
-        found.update(n for n in self.globs if scope_covers(self.items[n].scope, "", None, paths))
+        if paths:  # path-scoped rules are pinned only for queries that name matching paths
+            found.update(n for n in self.globs if scope_covers(self.items[n].scope, "", None, paths, unknown_glob=False))
         return sorted(found)
 
     def retrieve(self, query: str, k: int = 10, topics: Sequence[str] | None = None, paths: Sequence[str] = (),

@@ -25,7 +25,8 @@ def test_scope_on_a_topic_covers_its_descendants_and_star_covers_all():
     assert scope_covers(("db",), "db/migrations", tree)
     assert not scope_covers(("db/migrations",), "db", tree)
     assert scope_covers(("*",), "anything", tree)
-    assert scope_covers(("glob:src/**",), "x", tree, paths=["src/a.ts"])
+    assert scope_covers(("glob:src/**",), "x", tree, paths=["src/a.ts"]) and scope_covers(("glob:src/**",), "x", tree)
+    assert not scope_covers(("glob:src/**",), "x", tree, unknown_glob=False)
     assert not scope_covers(("glob:src/**",), "x", tree, paths=["docs/a.md"])
 
 

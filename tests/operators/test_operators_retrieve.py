@@ -2,7 +2,7 @@ import numpy as np
 from hypothesis import given, settings, strategies as st
 
 from aac.operators.compact import hard_lane_of
-from aac.operators.model import Item
+from aac.operators.model import Item, scope_intersects
 from aac.operators.retrieve import TypeRetriever
 
 from tests.operators.kb_strategies import TOPICS, kbs
@@ -12,9 +12,17 @@ from tests.operators.kb_strategies import TOPICS, kbs
 @given(kb=kbs(min_size=1), topic=st.sampled_from(TOPICS), slack=st.integers(0, 5))
 def test_retrieval_returns_every_in_scope_constraint_when_k_covers_them(kb, topic, slack):
     r = TypeRetriever(kb.items, "bm25", tree=kb.tree)
-    want = {c.id for c in kb.items if hard_lane_of(c) == "C" and kb.in_scope(c, topic)}
+    want = {c.id for c in kb.items if hard_lane_of(c) == "C" and scope_intersects(c.scope, topic, kb.tree)}
     got = r.retrieve("run the tests", k=len(want) + slack, topics=[topic])
     assert want <= {i.id for i in got.items}
+
+
+def test_path_scoped_rules_are_pinned_only_for_queries_naming_matching_paths():
+    its = [Item("g", "Never use default exports.", "C", topic="ts", scope=("glob:src/**/*.ts",), order=0),
+           Item("b", "Components live in src/components.", "B", topic="ts", order=1)]
+    r = TypeRetriever(its, "bm25")
+    assert r.retrieve("components", k=1, topics=["other"]).pinned == []
+    assert r.retrieve("components", k=1, topics=["other"], paths=["src/app/x.ts"]).pinned == ["g"]
 
 
 def _items():
