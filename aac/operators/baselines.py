@@ -29,6 +29,8 @@ def _render(items: Sequence[Item]) -> str:
 
 def _cut(text: str, n: int, from_end: bool = False) -> str:
     """The longest prefix (or suffix) of ``text`` with at most ``n`` tokens (binary search on characters)."""
+    if n <= 0:
+        return ""
     if count_tokens(text) <= n:
         return text
     lo, hi = 0, len(text)
@@ -42,14 +44,35 @@ def _cut(text: str, n: int, from_end: bool = False) -> str:
     return text[len(text) - lo:] if from_end else text[:lo]
 
 
+def _window(kb: KnowledgeBase, budget: float | int, from_end: bool) -> str:
+    """Whole items from one end while they fit, then the fitting part of the next one (cut mid-item)."""
+    limit = resolve_budget(budget, kb.total_tokens)
+    items = sorted(kb.items, key=lambda i: i.order, reverse=from_end)
+    sep = count_tokens(SEPARATOR)
+    kept: list[str] = []
+    used = 0
+    for it in items:
+        cost = it.tokens + (sep if kept else 0)
+        if used + cost <= limit:
+            kept.append(it.text)
+            used += cost
+            continue
+        part = _cut(it.text, limit - used - (sep if kept else 0), from_end=from_end)
+        if part.strip():
+            kept.append(part)
+        break
+    text = SEPARATOR.join(reversed(kept) if from_end else kept)
+    return text if count_tokens(text) <= limit else _cut(text, limit, from_end)
+
+
 def truncation(kb: KnowledgeBase, budget: float | int) -> str:
     """Hierarchical truncation: keep the head of the document up to the budget."""
-    return _cut(_render(kb.items), resolve_budget(budget, kb.total_tokens))
+    return _window(kb, budget, from_end=False)
 
 
 def temporal_window(kb: KnowledgeBase, budget: float | int) -> str:
     """Temporal windowing: keep the most recent (last) tokens up to the budget."""
-    return _cut(_render(kb.items), resolve_budget(budget, kb.total_tokens), from_end=True)
+    return _window(kb, budget, from_end=True)
 
 
 def _pack(kb: KnowledgeBase, order: Sequence[Item], limit: int) -> str:

@@ -110,3 +110,21 @@ def test_prepared_state_is_rebuilt_when_the_items_change():
     kb.items.append(Item("c3", "Never deploy on Fridays.", "C", order=9))
     second = type_compact(kb, 1.0)
     assert "Never deploy on Fridays." in second.text and "Never deploy" not in first.text
+
+
+@settings(max_examples=60, deadline=None)
+@given(kb=kbs(min_size=1), ratio=st.sampled_from([0.1, 0.25, 0.5, 0.9]))
+def test_every_baseline_output_fits_the_budget(kb, ratio):
+    from aac.operators.baselines import COMPACTION_BASELINES
+
+    limit = resolve_budget(ratio, kb.total_tokens)
+    for name, fn in COMPACTION_BASELINES.items():
+        assert count_tokens(fn(kb, ratio)) <= limit, name
+
+
+def test_truncation_keeps_the_head_and_temporal_window_the_tail():
+    from aac.operators.baselines import temporal_window, truncation
+
+    kb = _kb()
+    assert truncation(kb, 0.3).startswith("Never commit secrets")
+    assert temporal_window(kb, 0.3).endswith(".env files to the repository.")
