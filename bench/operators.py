@@ -116,9 +116,12 @@ def main() -> None:
     ap.add_argument("--store", type=int, default=1_000_000)
     ap.add_argument("--queries", type=int, default=200)
     ap.add_argument("--repeat", type=int, default=20)
+    ap.add_argument("--part", choices=("all", "compact", "retrieve"), default="all")
     a = ap.parse_args()
-    bench_compact(a.items, a.repeat)
-    bench_retrieve(a.store, a.queries)
+    if a.part in ("all", "compact"):
+        bench_compact(a.items, a.repeat)
+    if a.part in ("all", "retrieve"):
+        bench_retrieve(a.store, a.queries)
 
 
 if __name__ == "__main__":

@@ -174,9 +174,10 @@ def _prepare(kb: KnowledgeBase, theta_c: float, theta_p: float, theta_abstain: f
         else:
             soft.append(it)
     hard_pieces = [_Piece(it.order, it.text.strip(), (0,), it.id, 0, True) for it, _, d in hard if d is None]
-    for p in hard_pieces:
-        p.tokens = count_tokens(p.text)
-    b_min = count_tokens(_render(hard_pieces))
+    additive = _additive()
+    for p, it in zip(hard_pieces, (it for it, _, d in hard if d is None)):
+        p.tokens = it.tokens if additive else count_tokens(p.text)  # Item.tokens counts the same text
+    b_min = sum(p.tokens for p in hard_pieces) if additive else count_tokens(_render(hard_pieces))
     index = NearDuplicateIndex(dedup)  # soft near-duplicates of anything earlier (hard or soft) are merged
     for it, _, d in hard:
         if d is None:
