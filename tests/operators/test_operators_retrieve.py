@@ -54,3 +54,18 @@ def test_dense_scorer_ranks_by_cosine_with_an_injected_embedding():
     embed = lambda texts: np.array([[float(w in t.lower()) + 1e-3 for w in vocab] for t in texts])
     got = TypeRetriever(_items(), "dense", embed=embed).retrieve("money", k=1, pin=False)
     assert "money" in got.items[0].text.lower()
+
+
+def test_ivf_dense_index_finds_the_nearest_vectors_and_keeps_pinning_exact():
+    rng = np.random.default_rng(0)
+    vecs = rng.normal(size=(3000, 8)).astype(np.float32)
+    vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+    items = [Item(str(i), f"item {i}", "B", topic="t", order=i) for i in range(3000)]
+    items[2999] = Item("2999", "Never touch prod.", "C", topic="t", scope=("t",), order=2999)
+    q = vecs[123] + 0.01
+    from aac.operators.retrieve import DenseScorer
+
+    scorer = DenseScorer([], embed=lambda texts: np.array([q]), vectors=vecs, ivf_from=1000, nlist=40, nprobe=8)
+    assert scorer.lists is not None and np.argmax(scorer.scores("x")) == 123
+    got = TypeRetriever(items, scorer).retrieve("x", k=3, topics=["t"])
+    assert [i.id for i in got.items][:2] == ["2999", "123"]
