@@ -286,6 +286,7 @@ def format_tables(rep: dict) -> str:
     for s, v in c50["strategies"].items():
         L.append(f"{s:<14}" + "".join(f"{_f(v['per_type'].get(t)):>7}" for t in TYPES)
                  + f"{(PAPER['t6_typecompact_c'] if s == 'TypeCompact' else '—'):>9}")
+    L.append("(TypeCompact by design: E -> placeholder line, B/F compressed to their first sentence/clause first)")
     L.append("")
     L.append("Table 6. Constraint (C) and procedure (P) key-token recall, macro-F1 over types, ms per config")
     L.append(f"{'budget':<7}{'strategy':<14}{'C':>6}{'P':>6}{'mF1':>6}{'ms':>8}{'feasible':>10}{'paper C':>9}")
@@ -311,6 +312,8 @@ def format_tables(rep: dict) -> str:
         L.append(f"{s:<26}{_f(v['violation_rate'], '.3f'):>10}{v['violations']:>6}{_f(v['configs_violated']):>10}"
                  f"{v['infeasible_configs']:>7}{_f(o['mean']):>9}{_f(o['median']):>8}{_f(o['p90']):>7}{_f(o['max']):>7}"
                  f"{(PAPER['t7_typedecompose_violations'] if s == 'TypeDecompose' else '—'):>7}")
+    L.append("(infeas = configurations whose in-scope constraints alone exceed the partition budget: reported as "
+             "infeasible, never emitted with a violation; overhead over the feasible ones)")
     L.append("")
     rt = rep["retrieval"]
     L.append(f"Table 8. In-scope constraint recall@k: {rt['n_policy_items']} retail-policy chunks + "
