@@ -26,7 +26,11 @@ console = Console(stderr=True)
 CorpusOpt = typer.Option(Path("data"), "--corpus", envvar="AAC_CORPUS", help="Corpus folder (Parquet tables + aac.duckdb).")
 
 # Each area's command module; adding an area is one line.
-AREAS: tuple[str, ...] = ("aac.operators.cli",)
+AREAS: tuple[str, ...] = (
+    "aac.collectors.emulator.cli",
+    "aac.classifiers.cli",
+    "aac.operators.cli",
+)
 
 
 @app.command()

@@ -107,6 +107,8 @@ ANNOTATIONS = pa.schema(
         pa.field("meta", pa.bool_()),
         pa.field("text", pa.string()),
         pa.field("section_path", pa.list_(pa.string())),
+        pa.field("kind", pa.string()),  # item kind, so gold items can be re-classified without the items table
+        pa.field("repo", pa.string()),  # repository, the grouping unit of cross-validation
     ]
 )
 

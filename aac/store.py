@@ -253,3 +253,13 @@ class Corpus:
             return con.sql(query).to_arrow_table()
         finally:
             con.close()
+
+
+def _register_area_views() -> None:
+    """Views other areas define as plain SQL (no import cycle: those modules never import aac.store)."""
+    from aac.annotation.views import GOLD_SQL
+
+    register_view("gold", GOLD_SQL)
+
+
+_register_area_views()

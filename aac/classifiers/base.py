@@ -11,7 +11,9 @@ import importlib
 from dataclasses import dataclass
 from typing import Protocol, Sequence
 
-from aac.schema import TYPES
+# Same tuple as aac.schema.TYPES (a test pins the equality); defined here so that loading the default classifier
+# does not import pyarrow (~0.35 s), which matters to `aac compact`, started once per file.
+TYPES: tuple[str, ...] = ("C", "P", "B", "F", "E")
 
 AUTHORITY_WEIGHTS: dict[str, float] = {"sys": 1.5, "dev": 1.25, "user": 1.0, "tool": 0.75, "retrieved": 0.6}
 
@@ -51,8 +53,14 @@ def one_hot(label: str, confidence: float = 1.0) -> tuple[float, ...]:
 # name -> "module:attribute" of a zero-argument factory; loaded lazily so heavy backends cost nothing until used.
 REGISTRY: dict[str, str] = {
     "regex": "aac.classifiers.regex:RegexClassifier",
+    "encoder": "aac.classifiers.encoder:EncoderClassifier",
+    "trained": "aac.classifiers.trained:TrainedClassifier",
+    "cascade": "aac.classifiers.cascade:CascadeClassifier",
+    "llm": "aac.classifiers.llm:LLMClassifier",
+    "safetymargin": "aac.classifiers.llm:SafetyMarginClassifier",
 }
-DEFAULT = "regex"
+NO_LLM: tuple[str, ...] = ("regex", "encoder", "trained", "cascade")
+DEFAULT = "trained"
 
 
 def available() -> list[str]:

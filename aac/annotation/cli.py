@@ -1,0 +1,139 @@
+"""`aac annotate ...`: sample, Label Studio export/import, dev-format import, agreement, adjudication."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import Console
+
+console = Console(stderr=True)
+CorpusOpt = typer.Option(Path("data"), "--corpus", envvar="AAC_CORPUS", help="Corpus folder.")
+
+
+def register(app: typer.Typer) -> None:
+    ann = typer.Typer(help="The annotation loop: sample, label in Label Studio, measure agreement, adjudicate.",
+                      no_args_is_help=True)
+    app.add_typer(ann, name="annotate")
+
+    @ann.command("sample")
+    def sample(corpus: Path = CorpusOpt, repos: int = typer.Option(200, "--repos"), items: int = typer.Option(2000, "--items"),
+               seed: int = typer.Option(0, "--seed"), out: Path = typer.Option(Path("annotation"), "--out",
+                                                                               help="Folder for sample.jsonl + Label Studio tasks.json/label_config.xml")) -> None:
+        """Stratified sample (star band x language) of repositories, then items; written for Label Studio."""
+        from aac.annotation.labelstudio import export_tasks
+        from aac.annotation.sample import sample_items
+        from aac.store import Corpus
+
+        c = Corpus(corpus)
+        if not c.exists("items") or not c.exists("artifacts"):
+            console.print(f"[red]corpus {corpus} needs items and artifacts tables[/red]")
+            raise typer.Exit(2)
+        rows = sample_items(c, repos, items, seed)
+        out.mkdir(parents=True, exist_ok=True)
+        with open(out / "sample.jsonl", "w", encoding="utf-8") as f:
+            for r in rows:
+                f.write(json.dumps(r, ensure_ascii=False, default=str) + "\n")
+        tasks, config = export_tasks(rows, out)
+        console.print(f"sampled {len(rows)} items from {len({r['repo'] for r in rows})} repositories -> {tasks}, {config}")
+
+    @ann.command("import-ls")
+    def import_ls(export: Path = typer.Argument(..., help="Label Studio JSON export"), corpus: Path = CorpusOpt,
+                  round_: int = typer.Option(1, "--round")) -> None:
+        """Import a Label Studio JSON export (one row per annotator and item) into the annotations table."""
+        from aac.annotation.labelstudio import import_export
+        from aac.annotation.store import save
+        from aac.store import Corpus
+
+        rows, problems = import_export(export, round_)
+        for p in problems:
+            console.print(f"[yellow]skipped: {p}[/yellow]")
+        save(Corpus(corpus), rows)
+        console.print(f"imported {len(rows)} annotations from {len({r['annotator'] for r in rows})} annotators")
+
+    @ann.command("import-gold")
+    def import_gold(path: Path = typer.Argument(..., help="gold_dev.jsonl format"), corpus: Path = CorpusOpt) -> None:
+        """Import gold_dev-format labels (annotators A, B and the adjudicated label)."""
+        from aac.annotation.formats import import_gold_jsonl
+        from aac.annotation.store import save
+        from aac.store import Corpus
+
+        rows = import_gold_jsonl(path)
+        save(Corpus(corpus), rows)
+        console.print(f"imported {len(rows)} annotation rows from {path}")
+
+    @ann.command("import-labels")
+    def import_labels(path: Path = typer.Argument(..., help="per-annotator label file (id, label, meta)"),
+                      annotator: str = typer.Option(..., "--annotator"), items: Optional[Path] = typer.Option(None, "--items", help="items file with id, text, section"),
+                      corpus: Path = CorpusOpt) -> None:
+        """Import one annotator's label file (e.g. gold_dev_labels_A.jsonl with gold_dev_items.jsonl)."""
+        from aac.annotation.formats import import_label_file
+        from aac.annotation.store import save
+        from aac.store import Corpus
+
+        rows = import_label_file(path, annotator, items)
+        save(Corpus(corpus), rows)
+        console.print(f"imported {len(rows)} labels by {annotator}")
+
+    @ann.command("agreement")
+    def agreement(corpus: Path = CorpusOpt, a: Optional[Path] = typer.Option(None, "--a", help="label file A (instead of the corpus)"),
+                  b: Optional[Path] = typer.Option(None, "--b", help="label file B")) -> None:
+        """Cohen's kappa (five-class and C-vs-other) and the confusion matrix for each annotator pair."""
+        from rich.table import Table
+
+        from aac.annotation.agreement import agreement_report
+        from aac.schema import TYPES
+
+        if a and b:
+            la = {r["id"]: r["label"] for r in map(json.loads, open(a, encoding="utf-8")) if r}
+            lb = {r["id"]: r["label"] for r in map(json.loads, open(b, encoding="utf-8")) if r}
+            ids = sorted(set(la) & set(lb))
+            pairs = {(a.name, b.name): ([la[i] for i in ids], [lb[i] for i in ids])}
+        else:
+            from aac.annotation.store import annotator_pairs
+            from aac.store import Corpus
+
+            pairs = annotator_pairs(Corpus(corpus))
+        if not pairs:
+            console.print("[yellow]no items labelled by two annotators[/yellow]")
+            raise typer.Exit(1)
+        out = Console()
+        for (x, y), (la_, lb_) in pairs.items():
+            rep = agreement_report(la_, lb_)
+            out.print(f"{x} vs {y}: n={rep['n']} observed={rep['observed']:.3f} "
+                      f"kappa five-class={rep['kappa_5']:.3f} kappa C-vs-other={rep['kappa_c']:.3f}")
+            t = Table(title=f"rows {x}, columns {y}")
+            t.add_column("")
+            for k in TYPES:
+                t.add_column(k, justify="right")
+            for k, row in zip(TYPES, rep["confusion"]):
+                t.add_row(k, *map(str, row))
+            out.print(t)
+
+    @ann.command("queue")
+    def queue(corpus: Path = CorpusOpt) -> None:
+        """Items whose annotators disagree and that have no adjudicated label yet."""
+        from aac.annotation.store import adjudication_queue
+        from aac.store import Corpus
+
+        rows = adjudication_queue(Corpus(corpus))
+        for r in rows:
+            sys_out = json.dumps({"item_id": r["item_id"], "labels": r["labels"], "text": r["text"]}, ensure_ascii=False)
+            typer.echo(sys_out)
+        console.print(f"{len(rows)} items awaiting adjudication")
+
+    @ann.command("adjudicate")
+    def adjudicate_cmd(item_id: str, label: str, corpus: Path = CorpusOpt, meta: bool = typer.Option(False, "--meta"),
+                       round_: int = typer.Option(1, "--round")) -> None:
+        """Record the adjudicated label of one item; it then enters the `gold` view."""
+        from aac.annotation.store import adjudicate
+        from aac.store import Corpus
+
+        try:
+            adjudicate(Corpus(corpus), item_id, label, round_, meta)
+        except (KeyError, ValueError) as exc:
+            console.print(f"[red]{exc}[/red]")
+            raise typer.Exit(2)
+        console.print(f"{item_id} -> {label.upper()[:1]}")

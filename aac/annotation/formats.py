@@ -1,0 +1,47 @@
+"""Import labels from the shared dev formats: gold_dev.jsonl (adjudicated) and the per-annotator label files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from aac.schema import TYPES
+
+from aac.annotation.views import ADJUDICATOR  # noqa: F401  (re-exported)
+
+
+def _rows(path: str | Path) -> list[dict]:
+    with open(path, encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def _check(label, where: str) -> str:
+    lab = str(label or "").strip()[:1].upper()
+    if lab not in TYPES:
+        raise ValueError(f"{where}: label {label!r} is not one of {', '.join(TYPES)}")
+    return lab
+
+
+def import_gold_jsonl(path: str | Path) -> list[dict]:
+    """gold_dev.jsonl -> rows for annotators A, B (when present) and the adjudicated label."""
+    out = []
+    for n, r in enumerate(_rows(path), 1):
+        base = {"item_id": r["id"], "meta": bool(r.get("meta")), "round": 1, "text": r.get("text"),
+                "section_path": r.get("section") or [], "kind": r.get("kind"), "repo": r.get("repo")}
+        for who, key in (("A", "label_a"), ("B", "label_b")):
+            if r.get(key):
+                out.append({**base, "annotator": who, "label": _check(r[key], f"{path}:{n}")})
+        out.append({**base, "annotator": ADJUDICATOR, "label": _check(r["label"], f"{path}:{n}")})
+    return out
+
+
+def import_label_file(path: str | Path, annotator: str, items_path: str | Path | None = None) -> list[dict]:
+    """A per-annotator label file (id, label, meta) joined to its items file (id, text, section, ...)."""
+    items = {r["id"]: r for r in _rows(items_path)} if items_path else {}
+    out = []
+    for n, r in enumerate(_rows(path), 1):
+        it = items.get(r["id"], {})
+        out.append({"item_id": r["id"], "annotator": annotator, "label": _check(r.get("label"), f"{path}:{n}"),
+                    "meta": bool(r.get("meta")), "round": 1, "text": it.get("text"),
+                    "section_path": it.get("section") or [], "kind": it.get("kind"), "repo": it.get("repo")})
+    return out

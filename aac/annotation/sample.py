@@ -1,0 +1,79 @@
+"""Stratified annotation sample: repositories by star band x language, then items spread over those repos.
+
+Sized like the paper (200 repositories -> 2,000 items) or as asked. Strata are sampled in proportion to their
+size with at least one repository each (largest remainder), so rare languages and star bands are not lost.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import defaultdict
+
+from aac.store import Corpus
+
+STAR_BANDS = (0, 10, 100, 1000, 10_000)
+
+
+def star_band(stars: int | None) -> str:
+    s = stars or 0
+    lo = max(b for b in STAR_BANDS if s >= b)
+    return f"{lo}+"
+
+
+def allocate(sizes: dict[str, int], total: int) -> dict[str, int]:
+    """Proportional allocation with at least one per stratum (while ``total`` allows), capped by stratum size."""
+    n_all = sum(sizes.values())
+    if n_all <= total:
+        return dict(sizes)
+    keys = sorted(sizes, key=lambda k: (-sizes[k], k))
+    alloc = {k: 0 for k in keys}
+    for k in keys[:total]:
+        alloc[k] = 1
+    left = total - sum(alloc.values())
+    quotas = {k: sizes[k] * left / n_all for k in keys}
+    for k in keys:
+        alloc[k] = min(sizes[k], alloc[k] + math.floor(quotas[k]))
+    rest = total - sum(alloc.values())
+    for k in sorted(keys, key=lambda k: (-(quotas[k] - math.floor(quotas[k])), k)):
+        if rest <= 0:
+            break
+        if alloc[k] < sizes[k]:
+            alloc[k] += 1
+            rest -= 1
+    return alloc
+
+
+def sample_repos(repos: list[dict], n: int, seed: int = 0) -> list[dict]:
+    strata: dict[str, list[dict]] = defaultdict(list)
+    for r in repos:
+        strata[f"{star_band(r.get('stars'))}|{r.get('language') or 'unknown'}"].append(r)
+    rng = random.Random(seed)
+    alloc = allocate({k: len(v) for k, v in strata.items()}, n)
+    chosen = []
+    for k in sorted(strata):
+        group = sorted(strata[k], key=lambda r: r["full_name"])
+        chosen.extend(rng.sample(group, alloc[k]))
+    return chosen
+
+
+def sample_items(corpus: Corpus, n_repos: int = 200, n_items: int = 2000, seed: int = 0) -> list[dict]:
+    """Items (with repo, section, kind) from a stratified repository sample, spread evenly over repositories."""
+    repos = corpus.read("repos", columns=["full_name", "stars", "language"]).to_pylist() if corpus.exists("repos") else []
+    items = corpus.sql("SELECT i.item_id, i.text, i.section_path, i.kind, a.repo FROM items i "
+                       "JOIN artifacts a USING (artifact_id) WHERE i.text IS NOT NULL AND length(trim(i.text)) > 0").to_pylist()
+    by_repo: dict[str, list[dict]] = defaultdict(list)
+    for it in items:
+        by_repo[it["repo"]].append(it)
+    known = {r["full_name"] for r in repos}
+    repos += [{"full_name": name, "stars": None, "language": None} for name in by_repo if name not in known]
+    repos = [r for r in repos if r["full_name"] in by_repo]
+    chosen = sample_repos(repos, n_repos, seed)
+    rng = random.Random(seed + 1)
+    alloc = allocate({r["full_name"]: len(by_repo[r["full_name"]]) for r in chosen}, n_items)
+    out = []
+    for r in chosen:
+        pool = sorted(by_repo[r["full_name"]], key=lambda it: it["item_id"])
+        for it in rng.sample(pool, alloc[r["full_name"]]):
+            out.append({**it, "stars": r.get("stars"), "language": r.get("language")})
+    return out

@@ -1,0 +1,107 @@
+"""Classify JSONL files and corpus item tables in batches (pure functions; the CLI and flows call these)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Callable, Iterator, Sequence
+
+import pyarrow as pa
+
+from aac.classifiers.base import Classifier, ItemInput, Prediction
+from aac.schema import TYPES
+
+BATCH = 4096
+
+
+def _item(row: dict) -> ItemInput:
+    section = row.get("section") or row.get("section_path") or ()
+    if isinstance(section, str):
+        section = (section,)
+    return ItemInput(str(row["text"]), tuple(str(s) for s in section), str(row.get("kind") or "paragraph"),
+                     str(row.get("authority") or "user"))
+
+
+def prediction_fields(p: Prediction) -> dict:
+    return {"type": p.label, "proba": {t: round(v, 4) for t, v in zip(TYPES, p.proba)},
+            "confidence": round(p.confidence, 4), "abstained": p.abstained, "classifier": p.source}
+
+
+def classify_jsonl(clf: Classifier, src: str | Path, dst: str | Path) -> dict[str, int]:
+    """Each input line (id, text, optional section list) -> the same object plus type/proba/confidence/abstained.
+
+    Lines that are not JSON objects with a string ``text`` are written with ``type: null`` and an ``error``
+    (never dropped), and counted in the returned summary.
+    """
+    counts = {"items": 0, "errors": 0}
+    with open(src, encoding="utf-8") as fin, open(dst, "w", encoding="utf-8") as fout:
+        pending: list[tuple[dict, ItemInput | None]] = []
+
+        def flush() -> None:
+            good = [(row, it) for row, it in pending if it is not None]
+            preds = iter(clf.predict([it for _, it in good]))
+            for row, it in pending:
+                out = dict(row, **prediction_fields(next(preds))) if it is not None else row
+                fout.write(json.dumps(out, ensure_ascii=False) + "\n")
+            pending.clear()
+
+        for n, line in enumerate(fin, 1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+                if not isinstance(row, dict) or not isinstance(row.get("text"), str):
+                    raise ValueError("expected an object with a string 'text'")
+                pending.append((row, _item(row)))
+                counts["items"] += 1
+            except (ValueError, TypeError) as exc:
+                counts["errors"] += 1
+                bad = row if isinstance(locals().get("row"), dict) else {"line": n}
+                pending.append(({**bad, "type": None, "error": f"line {n}: {exc}"}, None))
+            row = None
+            if len(pending) >= BATCH:
+                flush()
+        flush()
+    return counts
+
+
+def retype_batch(clf: Classifier, batch: pa.RecordBatch | pa.Table) -> pa.Table:
+    """Items rows with ``type``, ``type_proba``, ``classifier``, ``confidence``, ``abstained`` (re)computed."""
+    table = pa.Table.from_batches([batch]) if isinstance(batch, pa.RecordBatch) else batch
+    cols = table.to_pydict()
+    n = table.num_rows
+    get = lambda name: cols.get(name) or [None] * n  # noqa: E731
+    items = [ItemInput(t or "", tuple(s or ()), k or "paragraph", a or "user")
+             for t, s, k, a in zip(get("text"), get("section_path"), get("kind"), get("authority"))]
+    preds = clf.predict(items)
+    updates = {
+        "type": pa.array([p.label for p in preds], pa.string()),
+        "type_proba": pa.array([list(p.proba) for p in preds], pa.list_(pa.float32(), 5)),
+        "classifier": pa.array([p.source for p in preds], pa.string()),
+        "confidence": pa.array([p.confidence for p in preds], pa.float32()),
+        "abstained": pa.array([p.abstained for p in preds], pa.bool_()),
+    }
+    for name, arr in updates.items():
+        if name in table.column_names:
+            table = table.set_column(table.column_names.index(name), name, arr)
+        else:
+            table = table.append_column(name, arr)
+    return table
+
+
+def retype_corpus(corpus, clf: Classifier, on_progress: Callable[[int], None] | None = None,
+                  batch_size: int = 16384) -> int:
+    """Rewrite the corpus ``items`` table with fresh types (atomic whole-table swap)."""
+
+    def batches() -> Iterator[pa.Table]:
+        for b in corpus.iter_batches("items", batch_size=batch_size):
+            out = retype_batch(clf, b)
+            if on_progress:
+                on_progress(out.num_rows)
+            yield out
+
+    return corpus.replace("items", batches())
+
+
+def labels_of(preds: Sequence[Prediction]) -> list[str]:
+    return [p.label for p in preds]

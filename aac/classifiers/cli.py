@@ -1,0 +1,159 @@
+"""`aac classify`, `aac classify train`, `aac annotate ...` and `aac eval classifiers`.
+
+Heavy imports (scikit-learn, Prefect, httpx, DuckDB) stay inside the command functions: `aac classify --in`
+runs the default classifier with numpy + regex only.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import Console
+
+console = Console(stderr=True)
+SHARED_HINT = "e.g. ../shared/data/gold_dev.jsonl"
+
+
+def _llm_options(name: str, base_url: str | None, model: str | None) -> dict:
+    if name in ("llm", "safetymargin"):
+        return {"base_url": base_url, "model": model}
+    if name == "cascade" and base_url:
+        from aac.classifiers.llm import LLMClassifier
+
+        return {"llm": LLMClassifier(base_url=base_url, model=model)}
+    return {}
+
+
+def register(app: typer.Typer, eval_app: typer.Typer) -> None:
+    classify_app = typer.Typer(help="Type items as C/P/B/F/E (Constraint, Procedural, Belief, Preference, Episodic).",
+                               invoke_without_command=True)
+    app.add_typer(classify_app, name="classify")
+
+    @classify_app.callback()
+    def classify(
+        ctx: typer.Context,
+        src: Optional[Path] = typer.Option(None, "--in", help="JSONL items: id, text, optional section (list of headings)."),
+        out: Optional[Path] = typer.Option(None, "--out", help="JSONL output: input fields + type, proba, confidence, abstained."),
+        corpus: Optional[Path] = typer.Option(None, "--corpus", envvar="AAC_CORPUS", help="Retype the corpus items table instead."),
+        classifier: str = typer.Option("default", "--classifier", "-c", help="regex | encoder | trained | cascade | llm | safetymargin | default"),
+        runner: str = typer.Option("local", "--runner", help="Corpus mode: local | prefect | dask."),
+        address: Optional[str] = typer.Option(None, "--address", help="Dask scheduler (tcp://host:port); default a LocalCluster."),
+        llm_base_url: Optional[str] = typer.Option(None, "--llm-base-url", help="OpenAI-compatible endpoint (key from AAC_LLM_API_KEY / OPENAI_API_KEY)."),
+        llm_model: Optional[str] = typer.Option(None, "--llm-model"),
+    ) -> None:
+        """Classify a JSONL file (--in/--out) or retype a corpus (--corpus)."""
+        if ctx.invoked_subcommand:
+            return
+        from aac.classifiers.base import get_classifier
+
+        if src is None and corpus is None:
+            console.print("[red]give --in ITEMS.jsonl --out OUT.jsonl, or --corpus DIR[/red]")
+            raise typer.Exit(2)
+        try:
+            clf = get_classifier(classifier, **_llm_options(classifier, llm_base_url, llm_model))
+        except (KeyError, RuntimeError, FileNotFoundError, ValueError) as exc:
+            console.print(f"[red]{exc}[/red]")
+            raise typer.Exit(2)
+        if src is not None:
+            if out is None:
+                console.print("[red]--in needs --out[/red]")
+                raise typer.Exit(2)
+            if not src.exists():
+                console.print(f"[red]no such file: {src}[/red]")
+                raise typer.Exit(2)
+            from aac.classifiers.batch import classify_jsonl
+
+            counts = classify_jsonl(clf, src, out)
+            console.print(f"classified {counts['items']} items with {classifier} -> {out}"
+                          + (f" ([yellow]{counts['errors']} bad lines kept with an error field[/yellow])" if counts["errors"] else ""))
+            return
+        _retype(corpus, classifier, runner, address)
+
+    @classify_app.command("train")
+    def train(
+        gold: list[Path] = typer.Option([], "--gold", help=f"Labelled JSONL (gold or phrasing format), repeatable; {SHARED_HINT}"),
+        corpus: Optional[Path] = typer.Option(None, "--corpus", help="Train on the corpus's adjudicated `gold` view."),
+        out: Path = typer.Option(Path("models"), "--out", help="Folder for trained.npz + trained.md (model card)."),
+        c_reg: float = typer.Option(1.0, "--c", help="Inverse L2 regularisation strength."),
+        no_cv: bool = typer.Option(False, "--no-cv", help="Skip the grouped cross-validation figures."),
+        clusters: bool = typer.Option(False, "--clusters", help="Add HDBSCAN cluster ids over PCA-reduced static embeddings."),
+    ) -> None:
+        """Fit the `trained` model (own examples + given labels) and write it with its model card."""
+        from aac.classifiers.datasets import load_any
+        from aac.classifiers.model_card import train_and_write
+        from aac.classifiers.training import FitOptions
+
+        golds, phrasing, sources = [], [], []
+        for path in gold:
+            data = load_any(path)
+            (phrasing if data and data[0].source == "phrasing" else golds).extend(data)
+            sources.append(f"{path.name} ({len(data)} items)")
+        if corpus is not None:
+            from aac.annotation.store import gold_from_corpus
+
+            data = gold_from_corpus(corpus)
+            golds.extend(data)
+            sources.append(f"gold view of corpus {corpus} ({len(data)} items)")
+        if not golds and not phrasing:
+            console.print("[yellow]no labelled data given: training on the package's own examples only[/yellow]")
+        path, card = train_and_write(out, golds, phrasing, sources, FitOptions(c_reg=c_reg, clusters=clusters), with_cv=not no_cv)
+        console.print(card)
+        console.print(f"wrote {path}; use it with AAC_CLASSIFIER_MODEL={out}")
+
+    @eval_app.command("classifiers")
+    def eval_classifiers(
+        gold: Optional[Path] = typer.Option(None, "--gold", help=f"gold_dev-format JSONL; {SHARED_HINT}"),
+        phrasing: Optional[Path] = typer.Option(None, "--phrasing", help="phrasing_dev-format JSONL"),
+        corpus: Optional[Path] = typer.Option(None, "--corpus", help="Use the corpus's `gold` view as gold."),
+        classifiers: str = typer.Option("regex,encoder,trained,cascade", "--classifiers", help="Comma-separated variants (llm and safetymargin are added when --llm-base-url is given)."),
+        cv: bool = typer.Option(True, "--cv/--no-cv", help="Add the trained model's grouped cross-validation row."),
+        llm_base_url: Optional[str] = typer.Option(None, "--llm-base-url"),
+        llm_model: Optional[str] = typer.Option(None, "--llm-model"),
+    ) -> None:
+        """One table: every variant's C recall, C F1, macro-F1, accuracy, ms/item and C recall per form."""
+        from aac.classifiers.report import eval_table
+
+        names = [c.strip() for c in classifiers.split(",") if c.strip()]
+        if llm_base_url:
+            names += [n for n in ("llm", "safetymargin") if n not in names]
+        eval_table(gold, phrasing, corpus, names, cv, llm_base_url, llm_model)
+
+    from aac.annotation.cli import register as register_annotation
+
+    register_annotation(app)
+
+
+def _retype(corpus: Path, classifier: str, runner: str, address: str | None) -> None:
+    from aac.store import Corpus
+
+    c = Corpus(corpus)
+    if not c.exists("items"):
+        console.print(f"[red]corpus {corpus} has no items table[/red]")
+        raise typer.Exit(2)
+    if runner == "local":
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+        from aac.classifiers.base import get_classifier
+        from aac.classifiers.batch import retype_corpus
+
+        total = c.count("items")
+        clf = get_classifier(classifier)
+        with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+                      TimeRemainingColumn(), console=console) as bar:
+            task = bar.add_task(f"classify ({classifier})", total=total)
+            n = retype_corpus(c, clf, on_progress=lambda k: bar.advance(task, k))
+    elif runner in ("prefect", "dask"):
+        from aac.flows.classify import classify_corpus_flow
+
+        try:
+            n = classify_corpus_flow(str(corpus), classifier, runner, address)
+        except RuntimeError as exc:  # e.g. the dask extra is missing: say which install line fixes it
+            console.print(f"[red]{exc}[/red]")
+            raise typer.Exit(2)
+    else:
+        console.print(f"[red]unknown runner {runner!r}; use local, prefect or dask[/red]")
+        raise typer.Exit(2)
+    c.refresh_catalog()
+    console.print(f"retyped {n} items in {corpus} with {classifier}")

@@ -1,0 +1,83 @@
+"""Labelled items for training and evaluation: our own written examples, gold_dev-style JSONL, phrasing JSONL.
+
+Every labelled item carries a ``group`` (repository for gold, rule id for phrasing) so cross-validation can
+hold out whole groups and report figures that say something about unseen repositories and unseen rules.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+from aac.classifiers.base import ItemInput
+from aac.schema import TYPES
+
+
+@dataclass(frozen=True)
+class Labelled:
+    item: ItemInput
+    label: str
+    group: str = ""
+    form: str | None = None
+    source: str = ""
+    extra: dict = field(default_factory=dict, compare=False, hash=False)
+
+
+def _read_jsonl(path: str | Path) -> list[dict]:
+    rows = []
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                rows.append(json.loads(line))
+            except json.JSONDecodeError as exc:
+                raise ValueError(f"{path}:{n}: not JSON ({exc.msg})") from None
+    return rows
+
+
+def _label(row: dict, where: str) -> str:
+    label = str(row.get("label", "")).strip()[:1].upper()
+    if label not in TYPES:
+        raise ValueError(f"{where}: label {row.get('label')!r} is not one of {', '.join(TYPES)}")
+    return label
+
+
+def item_from_row(row: dict) -> ItemInput:
+    section = row.get("section") or row.get("section_path") or ()
+    if isinstance(section, str):
+        section = (section,)
+    return ItemInput(text=str(row.get("text", "")), section=tuple(str(s) for s in section),
+                     kind=str(row.get("kind") or "paragraph"), authority=str(row.get("authority") or "user"))
+
+
+def own_examples() -> list[Labelled]:
+    """The labelled examples written for this package (≥10 per type): prototypes and training seed."""
+    text = resources.files("aac.classifiers").joinpath("data/examples.jsonl").read_text(encoding="utf-8")
+    rows = [json.loads(line) for line in text.splitlines() if line.strip()]
+    return [Labelled(item_from_row(r), _label(r, "examples.jsonl"), group=f"own:{i // 6}", source="own")
+            for i, r in enumerate(rows)]
+
+
+def load_gold(path: str | Path) -> list[Labelled]:
+    """gold_dev.jsonl format: id, repo, section, kind, text, label (adjudicated)."""
+    return [Labelled(item_from_row(r), _label(r, f"{path}:{i + 1}"), group=str(r.get("repo", "")),
+                     source="gold", extra={"id": r.get("id")})
+            for i, r in enumerate(_read_jsonl(path))]
+
+
+def load_phrasing(path: str | Path) -> list[Labelled]:
+    """phrasing_dev.jsonl format: id, text, label, form (C items), rule_id (C items)."""
+    return [Labelled(item_from_row(r), _label(r, f"{path}:{i + 1}"), group=str(r.get("rule_id") or r.get("id")),
+                     form=r.get("form"), source="phrasing", extra={"id": r.get("id")})
+            for i, r in enumerate(_read_jsonl(path))]
+
+
+def load_any(path: str | Path) -> list[Labelled]:
+    """Phrasing files are recognised by their ``form`` field; anything else is read as gold format."""
+    rows = _read_jsonl(path)
+    if rows and "form" in rows[0]:
+        return load_phrasing(path)
+    return load_gold(path)

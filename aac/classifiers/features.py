@@ -1,0 +1,226 @@
+"""Item -> sparse binary feature indices, with no heavy imports, so the default classifier loads in milliseconds.
+
+Features are hashed (CRC32, stable across processes) into a fixed number of buckets:
+word unigrams of the text (bigrams overfit in grouped cross-validation), CJK character bigrams, words of the nearest two section headings,
+the cue families of :mod:`aac.classifiers.cues` (and their conjunctions: prohibition x stakes, fact x stakes,
+the "declarative constraint" shape), and structure (kind, length bucket, opening word, markdown shape).
+"""
+
+from __future__ import annotations
+
+import zlib
+from typing import Iterable, Sequence
+
+import numpy as np
+import regex as re
+
+from aac.classifiers.base import ItemInput
+from aac.classifiers.cues import (
+    COND_OPENERS,
+    COND_WORDS,
+    DESTROY_MARKS,
+    HOWTO_WORDS,
+    PHRASE_CUES,
+    PROHIBIT_SYMBOLS,
+    SECTION_CUES,
+    SECURITY_MARKS,
+    SHOUT_FAST,
+    STAKES,
+    WORD_CUES,
+    CODE_MARKS,
+    CJK_CUES,
+)
+
+N_FEATURES = 1 << 17
+WORD = re.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}]|[\p{L}\p{N}_]+(?:['’.-][\p{L}\p{N}_]+)*")
+CJK = re.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}]")
+MARKDOWN_NOISE = re.compile(r"[*_~>#]+")
+_crc = zlib.crc32
+_WORD_CUE_CACHE: dict[str, tuple[str, ...]] = {}
+ANY_WORD_CUE = re.compile("|".join(f"(?:{p.pattern})" for _, p in WORD_CUES), re.IGNORECASE | re.V1)
+_SECTION_CACHE: dict[tuple[str, ...], tuple[str, ...]] = {}
+
+
+def clear_caches() -> None:
+    _WORD_CUE_CACHE.clear()
+    _SECTION_CACHE.clear()
+
+
+def _word_cues(token: str) -> tuple[str, ...]:
+    """Word-family cues of one word or word pair, memoised (vocabularies are Zipfian: the cache stays small)."""
+    hit = _WORD_CUE_CACHE.get(token)
+    if hit is None:
+        if token.isdigit() and not (len(token) == 4 and token[:2] in ("19", "20")):
+            hit = ()  # numbers carry no cue (years do: temporal)
+        elif not ANY_WORD_CUE.search(token):
+            hit = ()  # one combined search rules out most rare tokens instead of one search per family
+        else:
+            hit = tuple(name for name, pattern in WORD_CUES if pattern.search(token))
+        if len(_WORD_CUE_CACHE) < 500_000:
+            _WORD_CUE_CACHE[token] = hit
+    return hit
+
+
+def item_tokens(item: ItemInput) -> list[str]:
+    """The symbolic features of one item (before hashing); readable, so a model can be explained."""
+    raw = item.text or ""
+    text = MARKDOWN_NOISE.sub(" ", raw)
+    low = text.lower()
+    words = WORD.findall(low)
+    toks = ["bias"]
+    toks.extend(words)
+    if CJK.search(raw):  # CJK text has no spaces: character bigrams stand in for words
+        toks.extend(a + b for a, b in zip(words, words[1:]) if len(a) == 1 and len(b) == 1)
+    if words:
+        toks.append("first:" + words[0])
+        if len(words) > 1:
+            toks.append("first2:" + words[0] + " " + words[1])
+    n = len(words)
+    toks.append("len:" + ("1" if n <= 1 else "3" if n <= 3 else "6" if n <= 6 else "12" if n <= 12 else "25" if n <= 25 else "long"))
+    if item.kind == "code" or raw.lstrip().startswith("```"):  # other kinds vary by segmenter: not a feature
+        toks.append("kind:code")
+    stripped = raw.lstrip()
+    if stripped[:1] in "-*+" or stripped[:2].rstrip(".)").isdigit():
+        toks.append("shape:listish")
+    if stripped.startswith("**") or stripped.startswith("__"):
+        toks.append("shape:boldlead")
+    if raw.rstrip().endswith(":"):
+        toks.append("shape:colon_end")
+    if raw.rstrip().endswith("?"):
+        toks.append("shape:question")
+    if "[x]" in raw or "[ ]" in raw:
+        toks.append("shape:checkbox")
+    cjk = CJK.search(raw) is not None
+    if cjk:
+        toks.append("lang:cjk")
+    if stripped.startswith("|"):
+        toks.append("shape:table_row")
+    if stripped.startswith("<!--"):
+        toks.append("shape:html_comment")
+    fired: set[str] = set()
+    get = _WORD_CUE_CACHE.get
+    for w in words:
+        c = get(w)
+        if c is None:
+            c = _word_cues(w)
+        if c:
+            fired.update(c)
+    prev = None
+    for w in words:
+        if prev is not None and not w.isdigit():
+            pair = prev + " " + w
+            c = get(pair)
+            if c is None:
+                c = _word_cues(pair)
+            if c:
+                fired.update(c)
+        prev = w
+    for name, pattern in PHRASE_CUES:
+        if pattern.search(low):
+            fired.add(name)
+    # cheap substring / word-set tests stand in for the phrase-shaped regexes of the regex stage
+    wset = set(words)
+    if words and (words[0] in COND_OPENERS or (wset & COND_WORDS and "," in text)):
+        fired.add("cond")
+    if words and ((words[0] in ("to", "for") and ("," in text or ":" in text)) or wset & HOWTO_WORDS):
+        fired.add("howto")
+    if any(m in raw for m in CODE_MARKS):
+        fired.add("code")
+    if any(ch in raw for ch in PROHIBIT_SYMBOLS):
+        fired.add("prohibit")
+    if any(m in low for m in DESTROY_MARKS):
+        fired.add("destroy")
+    if any(m in low for m in SECURITY_MARKS):
+        fired.add("security")
+    if cjk:
+        fired.update(name for name, pattern in CJK_CUES if pattern.search(raw))
+    toks.extend("cue:" + name for name in fired)
+    if SHOUT_FAST.search(raw):
+        fired.add("shout")
+        toks.append("cue:shout")
+    stakes = [s for s in STAKES if s in fired]
+    toks.append("stakes:" + str(min(len(stakes), 3)))
+    hard = fired & {"prohibit", "not_to_be", "shout", "no_auth"}
+    if stakes:
+        for h in hard:
+            toks.append("hardxstake:" + h)
+        for s in stakes:
+            toks.append("stake_" + ("hard" if hard else "soft") + ":" + s)
+        if "fact" in fired and not hard:
+            toks.append("declarative_risk")
+            for s in stakes:
+                toks.append("declxstake:" + s)
+    if "cond" in fired and hard:
+        toks.append("cond_prohibit")
+    if "must" in fired and stakes:
+        toks.append("must_stake")
+    if "step" in fired and not hard:
+        toks.append("plain_step")
+    section = tuple(item.section[-2:]) if item.section else ()
+    sec_toks = _section_tokens(section)
+    toks.extend(sec_toks)
+    if "scue:safety" in sec_toks:
+        if hard:
+            toks.append("safetysec_hard")
+        if n <= 8:
+            toks.append("safetysec_short")  # listed under a "Never"/"Security"/"Red flags" heading
+        if fired & {"must", "approval", "only", "always"}:
+            toks.append("safetysec_modal")
+    return toks
+
+
+def _section_tokens(section: tuple[str, ...]) -> tuple[str, ...]:
+    """Heading words and heading cue families, memoised: items of one section share them."""
+    hit = _SECTION_CACHE.get(section)
+    if hit is not None:
+        return hit
+    if not section:
+        toks = ["s:none"]
+    else:
+        sec_text = " ".join(section)
+        toks = ["s:" + w for w in WORD.findall(MARKDOWN_NOISE.sub(" ", sec_text).lower())]
+        toks.extend("scue:" + name for name, pattern in SECTION_CUES if pattern.search(sec_text))
+    hit = tuple(toks)
+    if len(_SECTION_CACHE) < 100_000:
+        _SECTION_CACHE[section] = hit
+    return hit
+
+
+def hash_tokens(tokens: Iterable[str], n_features: int = N_FEATURES) -> list[int]:
+    mask = n_features - 1
+    return sorted({_crc(t.encode("utf-8")) & mask for t in tokens})
+
+
+def featurize(items: Sequence[ItemInput], n_features: int = N_FEATURES,
+              extra: Sequence[list[str]] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """CSR-style (indices, indptr) of binary features for a batch of items (``extra``: more tokens per item)."""
+    indices: list[int] = []
+    indptr = [0]
+    for n, item in enumerate(items):
+        toks = item_tokens(item)
+        if extra is not None:
+            toks.extend(extra[n])
+        indices.extend(hash_tokens(toks, n_features))
+        indptr.append(len(indices))
+    return np.asarray(indices, dtype=np.int64), np.asarray(indptr, dtype=np.int64)
+
+
+def to_csr(indices: np.ndarray, indptr: np.ndarray, n_features: int = N_FEATURES):
+    """A scipy CSR matrix (for training only: scipy is imported lazily)."""
+    from scipy.sparse import csr_matrix
+
+    data = np.ones(len(indices), dtype=np.float32)
+    return csr_matrix((data, indices, indptr), shape=(len(indptr) - 1, n_features))
+
+
+def linear_scores(weights: np.ndarray, bias: np.ndarray, indices: np.ndarray, indptr: np.ndarray) -> np.ndarray:
+    """Sum of weight rows per item (a sparse binary matrix times ``weights``) without scipy."""
+    n = len(indptr) - 1
+    out = np.tile(bias.astype(np.float32), (n, 1))
+    if len(indices) == 0 or n == 0:
+        return out
+    gathered = weights[indices].astype(np.float32)
+    starts = indptr[:-1]
+    nonempty = starts < indptr[1:]
+    out[nonempty] += np.add.reduceat(gathered, starts[nonempty], axis=0)
+    return out

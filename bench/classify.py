@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+"""Throughput of every no-LLM classifier variant: items/s over N items (default 100,000) and load time.
+
+Items are the shared dev items (gold_dev + phrasing_dev) cycled to N and numbered so each text is distinct,
+read at run time, never copied.
+usage: python bench/classify.py [--n 100000] [--variants regex,encoder,trained,cascade]
+Target: the default classifier >= 10,000 items/s on the project's 2-core machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from aac.classifiers.base import DEFAULT, NO_LLM, get_classifier  # noqa: E402
+from aac.classifiers.datasets import load_gold, load_phrasing  # noqa: E402
+from aac.classifiers.paths import shared_data  # noqa: E402
+
+TARGET = 10_000
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--n", type=int, default=100_000)
+    ap.add_argument("--variants", default=",".join(NO_LLM))
+    ap.add_argument("--batch", type=int, default=4096)
+    args = ap.parse_args()
+    base = [d.item for d in load_gold(shared_data() / "gold_dev.jsonl") + load_phrasing(shared_data() / "phrasing_dev.jsonl")]
+    # every item made distinct (a numbered suffix), so no per-text cache can flatter the figures
+    items = [replace(it, text=f"{it.text} (#{n})")
+             for n, it in enumerate(itertools.islice(itertools.cycle(base), args.n))]
+    import os
+
+    print(f"{args.n} items; default = {DEFAULT}; target for the default: >= {TARGET} items/s; "
+          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (other processes share them)")
+    print(f"{'variant':10} {'load s':>8} {'items/s':>10} {'x target':>9}")
+    from aac.classifiers import features
+
+    for name in args.variants.split(","):
+        features.clear_caches()  # each variant starts cold, as in a fresh process
+        t0 = time.perf_counter()
+        clf = get_classifier(name)
+        load = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        for i in range(0, len(items), args.batch):
+            clf.predict(items[i:i + args.batch])
+        rate = len(items) / (time.perf_counter() - t0)
+        flag = " (default)" if name == DEFAULT else ""
+        print(f"{name:10} {load:8.2f} {rate:10.0f} {rate / TARGET:9.2f}{flag}")
+
+
+if __name__ == "__main__":
+    main()

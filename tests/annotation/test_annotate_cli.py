@@ -1,0 +1,31 @@
+"""`aac annotate` commands end to end on the shared dev label files."""
+
+from __future__ import annotations
+
+from typer.testing import CliRunner
+
+from aac.cli import app
+from tests.conftest import shared_file
+
+runner = CliRunner()
+
+
+def test_import_two_annotators_then_agreement_queue_and_adjudication(tmp_path):
+    root = str(tmp_path / "c")
+    items = str(shared_file("gold_dev_items.jsonl"))
+    for who in ("A", "B"):
+        res = runner.invoke(app, ["annotate", "import-labels", str(shared_file(f"gold_dev_labels_{who}.jsonl")),
+                                  "--annotator", who, "--items", items, "--corpus", root])
+        assert res.exit_code == 0, res.output
+    res = runner.invoke(app, ["annotate", "agreement", "--corpus", root])
+    assert res.exit_code == 0 and "kappa five-class=0.895" in res.output and "C-vs-other=0.820" in res.output
+    queue = runner.invoke(app, ["annotate", "queue", "--corpus", root])
+    first = queue.output.splitlines()[0]
+    assert '"item_id"' in first
+    import json
+
+    item_id = json.loads(first)["item_id"]
+    assert runner.invoke(app, ["annotate", "adjudicate", item_id, "C", "--corpus", root]).exit_code == 0
+    assert item_id not in runner.invoke(app, ["annotate", "queue", "--corpus", root]).output
+    bad = runner.invoke(app, ["annotate", "adjudicate", "no-such-item", "C", "--corpus", root])
+    assert bad.exit_code == 2

@@ -1,0 +1,85 @@
+"""`aac classify --in/--out`, `aac classify --corpus`, `aac classify train` and `aac eval classifiers` end to end."""
+
+from __future__ import annotations
+
+import json
+
+import pyarrow as pa
+from typer.testing import CliRunner
+
+from aac.cli import app
+
+runner = CliRunner()
+
+
+def _write(path, rows):
+    path.write_text("".join((r if isinstance(r, str) else json.dumps(r)) + "\n" for r in rows), encoding="utf-8")
+
+
+def test_classify_jsonl_adds_type_and_proba_and_keeps_bad_lines(tmp_path):
+    src, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    _write(src, [{"id": "a", "text": "Never commit .env files.", "section": ["Security"]},
+                 {"id": "b", "text": "Run `pytest -q` to test."},
+                 "not json",
+                 {"id": "c"}])
+    res = runner.invoke(app, ["classify", "--in", str(src), "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r.get("id") for r in rows[:2]] == ["a", "b"] and len(rows) == 4
+    assert rows[0]["type"] == "C" and set(rows[0]["proba"]) == {"C", "P", "B", "F", "E"}
+    assert {"confidence", "abstained"} <= set(rows[0])
+    assert rows[2]["type"] is None and "line 3" in rows[2]["error"]
+    assert rows[3]["id"] == "c" and rows[3]["type"] is None
+
+
+def test_classify_with_a_named_variant(tmp_path):
+    src, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    _write(src, [{"id": "a", "text": "Prefer tabs."}])
+    assert runner.invoke(app, ["classify", "--in", str(src), "--out", str(out), "--classifier", "regex"]).exit_code == 0
+    assert json.loads(out.read_text())["classifier"] == "regex"
+
+
+def test_classify_unknown_variant_exits_with_message(tmp_path):
+    src = tmp_path / "in.jsonl"
+    _write(src, [{"id": "a", "text": "x"}])
+    res = runner.invoke(app, ["classify", "--in", str(src), "--out", str(tmp_path / "o"), "--classifier", "zzz"])
+    assert res.exit_code == 2 and "unknown classifier" in res.output
+
+
+def test_classify_corpus_retypes_the_items_table(corpus):
+    from aac.schema import ITEMS
+
+    rows = {f.name: [] for f in ITEMS}
+    for i, text in enumerate(["Never delete production data.", "Run make test."]):
+        for f in ITEMS:
+            rows[f.name].append({"item_id": f"i{i}", "artifact_id": "a", "ordinal": i, "text": text,
+                                 "kind": "bullet", "section_path": []}.get(f.name))
+    corpus.write_part("items", "p0", pa.Table.from_pydict(rows, schema=ITEMS))
+    res = runner.invoke(app, ["classify", "--corpus", str(corpus.root)])
+    assert res.exit_code == 0, res.output
+    got = {r["item_id"]: r for r in corpus.read("items").to_pylist()}
+    assert got["i0"]["type"] == "C" and got["i1"]["type"] == "P" and len(got["i0"]["type_proba"]) == 5
+    assert got["i0"]["classifier"] == "trained"
+
+
+def test_classify_train_writes_a_loadable_model_and_card(tmp_path, phrasing_path):
+    out = tmp_path / "model"
+    res = runner.invoke(app, ["classify", "train", "--gold", str(phrasing_path), "--out", str(out), "--no-cv"])
+    assert res.exit_code == 0, res.output
+    card = (out / "trained.md").read_text()
+    assert "phrasing_dev.jsonl" in card and "in-sample" in card
+    from aac.classifiers.trained import TrainedClassifier
+    from aac.classifiers.base import ItemInput
+
+    [p] = TrainedClassifier(out).predict([ItemInput("Never drop the orders table.")])
+    assert p.label == "C"
+
+
+def test_eval_classifiers_prints_every_variant_and_the_paper_figures(tmp_path, gold_path, phrasing_path):
+    small = tmp_path / "gold.jsonl"
+    small.write_text("".join(open(gold_path, encoding="utf-8").readlines()[:60]))
+    res = runner.invoke(app, ["eval", "classifiers", "--gold", str(small), "--phrasing", str(phrasing_path), "--no-cv",
+                              "--classifiers", "regex,trained,cascade"])
+    assert res.exit_code == 0, res.output
+    for word in ("regex", "trained", "cascade", "paper: regex", "paper: safetymargin", "decl."):
+        assert word in res.output

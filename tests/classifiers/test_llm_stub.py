@@ -1,0 +1,132 @@
+"""LLM variants against a local OpenAI-compatible stub endpoint (127.0.0.1): JSON parsing, retries, cache, timeouts."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from aac.classifiers.base import ItemInput
+from aac.classifiers.llm import LLMClassifier, SafetyMarginClassifier, parse_type_reply, LLMReplyError
+
+
+class Stub:
+    """Replies with scripted message contents in order (the last one repeats); records requests."""
+
+    def __init__(self):
+        self.replies: list = ['{"type": "C", "confidence": 0.9}']
+        self.requests: list[dict] = []
+        self.delay = 0.0
+        stub = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *a):
+                pass
+
+            def do_POST(self):
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                stub.requests.append({"body": body, "auth": self.headers.get("Authorization")})
+                reply = stub.replies.pop(0) if len(stub.replies) > 1 else stub.replies[0]
+                if stub.delay:
+                    time.sleep(stub.delay)
+                if isinstance(reply, int):
+                    self.send_response(reply)
+                    self.end_headers()
+                    return
+                data = json.dumps({"choices": [{"message": {"content": reply}}],
+                                   "usage": {"prompt_tokens": 50, "completion_tokens": 7}}).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+
+@pytest.fixture
+def stub():
+    s = Stub()
+    yield s
+    s.server.shutdown()
+    s.server.server_close()
+
+
+def _llm(stub, tmp_path, **kw):
+    kw.setdefault("cache", tmp_path / "cache.duckdb")
+    kw.setdefault("backoff", 0.0)
+    return LLMClassifier(base_url=stub.url, model="stub-model", **kw)
+
+
+def test_llm_labels_items_from_strict_json_and_counts_tokens(stub, tmp_path, monkeypatch):
+    monkeypatch.setenv("AAC_LLM_API_KEY", "sk-test-secret")
+    clf = _llm(stub, tmp_path)
+    [p] = clf.predict([ItemInput("Never push to main.")])
+    assert (p.label, p.abstained, p.source) == ("C", False, "llm")
+    assert clf.stats["prompt_tokens"] == 50 and clf.stats["completion_tokens"] == 7 and clf.stats["calls"] == 1
+    assert stub.requests[0]["auth"] == "Bearer sk-test-secret"
+    assert stub.requests[0]["body"]["model"] == "stub-model"
+
+
+def test_llm_cache_answers_repeat_items_without_calls(stub, tmp_path):
+    _llm(stub, tmp_path).predict([ItemInput("Run make test.")])
+    again = _llm(stub, tmp_path)
+    again.predict([ItemInput("Run make test.")])
+    assert len(stub.requests) == 1 and again.stats["cache_hits"] == 1
+
+
+def test_llm_retries_malformed_json_then_succeeds(stub, tmp_path):
+    stub.replies = ["Sure! The type is C.", '{"type": "P", "confidence": 0.7}']
+    clf = _llm(stub, tmp_path)
+    [p] = clf.predict([ItemInput("Run make test.")])
+    assert p.label == "P" and clf.stats["retries"] == 1
+
+
+def test_llm_gives_up_on_persistent_malformed_json_as_abstained(stub, tmp_path):
+    stub.replies = ['{"type": "X"}']
+    clf = _llm(stub, tmp_path, retries=1)
+    [p] = clf.predict([ItemInput("whatever")])
+    assert p.abstained and p.source == "llm:error" and clf.stats["errors"] == 1
+
+
+def test_llm_timeout_is_retried_and_reported_without_leaking_the_key(stub, tmp_path, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-very-secret")
+    monkeypatch.delenv("AAC_LLM_API_KEY", raising=False)
+    stub.delay = 0.5
+    clf = _llm(stub, tmp_path, timeout=0.1, retries=1)
+    with pytest.raises(Exception) as err:
+        clf.client.ask("v", "sys", ItemInput("slow"), parse_type_reply)
+    assert "sk-very-secret" not in str(err.value) and "Timeout" in str(err.value)
+    assert clf.stats["calls"] == 2 and clf.stats["errors"] == 1
+
+
+def test_llm_retries_server_errors(stub, tmp_path):
+    stub.replies = [500, '{"type": "B", "confidence": 0.6}']
+    [p] = _llm(stub, tmp_path).predict([ItemInput("The API is REST.")])
+    assert p.label == "B"
+
+
+def test_safetymargin_score_above_half_is_constraint_else_default_label(stub, tmp_path):
+    stub.replies = ['{"score": 0.8}', '{"score": 0.1}']
+    clf = SafetyMarginClassifier(base_url=stub.url, model="m", cache=tmp_path / "c.duckdb", backoff=0.0, concurrency=1)
+    high, low = clf.predict([ItemInput("The customers table holds the only copy of billing history."),
+                             ItemInput("Run `npm install` to install dependencies.")])
+    assert high.label == "C" and high.proba[0] == pytest.approx(0.8)
+    assert low.label != "C" and low.proba[0] == pytest.approx(0.1)
+
+
+def test_strict_parser_rejects_prose_around_json():
+    with pytest.raises(LLMReplyError):
+        parse_type_reply('Here you go: {"type": "C"}')
+    assert parse_type_reply('{"type": "Constraint", "confidence": 1}') == ("C", 1.0)
+
+
+def test_llm_without_endpoint_is_a_clear_error(monkeypatch):
+    monkeypatch.delenv("AAC_LLM_BASE_URL", raising=False)
+    with pytest.raises(RuntimeError, match="--llm-base-url"):
+        LLMClassifier(cache=None)
