@@ -67,11 +67,19 @@ def test_compact_rejects_a_nonsense_budget(tmp_path):
     assert r.exit_code != 0
 
 
-def test_decompose_writes_partitions_without_locality_violations(tmp_path):
-    r = runner.invoke(app, ["decompose", str(_write(tmp_path)), "--partition-budget", "100", "--out", str(tmp_path / "parts")])
-    assert r.exit_code == 0, r.output
+@pytest.mark.parametrize("classifier", ["default", "regex"])
+def test_decompose_writes_partitions_without_locality_violations(tmp_path, classifier):
+    r = runner.invoke(app, ["decompose", str(_write(tmp_path)), "--partition-budget", "120", "--out",
+                            str(tmp_path / "parts"), "--classifier", classifier])
     rep = json.loads((tmp_path / "parts" / "report.json").read_text())
     assert rep["locality_violations"] == 0 and len(list((tmp_path / "parts").glob("partition-*.md"))) >= 2
+    assert r.exit_code == (3 if rep["infeasible"] else 0), r.output
+
+
+def test_decompose_reports_infeasible_when_constraints_outgrow_the_partition(tmp_path):
+    r = runner.invoke(app, ["decompose", str(_write(tmp_path)), "--partition-budget", "12", "--out",
+                            str(tmp_path / "parts"), "--classifier", "regex"])
+    assert r.exit_code == 3 and "INFEASIBLE" in r.output
 
 
 def test_retrieve_pins_constraints_first(tmp_path):
