@@ -31,6 +31,7 @@ AREAS: tuple[str, ...] = (
     "aac.classifiers.cli",
     "aac.collectors.cli",
     "aac.processing.cli",
+    "aac.operators.cli",
 )
 
 

@@ -1,0 +1,194 @@
+"""The data the operators work on: typed items and a knowledge base with a topic tree and a scope function.
+
+Kept free of the pipeline (no pyarrow, Prefect or GitHub) so agent runtimes can import the operators alone.
+The constants below mirror ``aac.schema.TYPES`` and ``aac.classifiers.AUTHORITY_WEIGHTS``; a test pins them equal.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from dataclasses import dataclass, field, replace
+from typing import Callable, Iterable, Mapping, Sequence
+
+from aac.tokens import count_tokens
+
+TYPES: tuple[str, ...] = ("C", "P", "B", "F", "E")
+AUTHORITY_WEIGHTS: dict[str, float] = {"sys": 1.5, "dev": 1.25, "user": 1.0, "tool": 0.75, "retrieved": 0.6}
+GLOBAL = "*"
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """One typed unit of agent knowledge (a bullet, a paragraph, a code block, a table row)."""
+
+    id: str
+    text: str
+    type: str = "B"
+    proba: tuple[float, ...] = ()  # order: TYPES; empty = one-hot on ``type``
+    tokens: int = -1  # -1 = count with the project tokenizer on construction
+    topic: str = ""
+    scope: tuple[str, ...] = (GLOBAL,)  # "*" global, "glob:<pattern>", or topic ids
+    authority: str = "user"
+    order: int = 0  # source order
+    abstained: bool = False
+    kind: str = "paragraph"
+    section: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.type not in TYPES:
+            raise ValueError(f"item {self.id!r}: type {self.type!r} is not one of {TYPES}")
+        if not self.proba:
+            object.__setattr__(self, "proba", tuple(1.0 if t == self.type else 0.0 for t in TYPES))
+        elif len(self.proba) != len(TYPES):
+            raise ValueError(f"item {self.id!r}: proba needs {len(TYPES)} values (order {TYPES})")
+        if self.tokens < 0:
+            object.__setattr__(self, "tokens", count_tokens(self.text))
+        if isinstance(self.scope, str):
+            object.__setattr__(self, "scope", (self.scope,))
+
+    def p(self, t: str) -> float:
+        return self.proba[TYPES.index(t)]
+
+    @property
+    def authority_weight(self) -> float:
+        return AUTHORITY_WEIGHTS.get(self.authority, 1.0)
+
+    @property
+    def risk(self) -> float:
+        """Constraint risk: how costly it would be to lose this item (p(C) scaled by source authority)."""
+        return self.p("C") * self.authority_weight
+
+    def with_text(self, text: str) -> "Item":
+        return replace(self, text=text, tokens=count_tokens(text))
+
+
+class TopicTree:
+    """Parent links between topic ids; a scope on a topic covers the topic and all its descendants.
+
+    Topic ids written as paths ("testing/unit") get their parents implicitly.
+    """
+
+    def __init__(self, parents: Mapping[str, str | None] | None = None):
+        self.parents: dict[str, str | None] = dict(parents or {})
+
+    def add(self, topic: str) -> None:
+        while topic and topic not in self.parents:
+            parent = topic.rsplit("/", 1)[0] if "/" in topic else None
+            self.parents[topic] = parent
+            topic = parent or ""
+
+    def ancestors(self, topic: str) -> list[str]:
+        """The topic itself, then each ancestor up to the root."""
+        out, seen = [], set()
+        while topic and topic not in seen:
+            out.append(topic)
+            seen.add(topic)
+            topic = self.parents.get(topic) or (topic.rsplit("/", 1)[0] if "/" in topic else "")
+        return out
+
+    def leaves(self) -> list[str]:
+        inner = {p for p in self.parents.values() if p}
+        return sorted(t for t in self.parents if t not in inner)
+
+
+def scope_intersects(scope: Sequence[str], topic: str, tree: TopicTree | None = None, paths: Sequence[str] = ()) -> bool:
+    """For queries: the constraint covers the query topic, or is scoped to a part of it (a query on "orders"
+    may touch the rules of "orders/returns"). A glob scope applies only when the query names matching paths."""
+    if scope_covers(scope, topic, tree, paths, unknown_glob=False):
+        return True
+    prefix = topic + "/"
+    return bool(topic) and any(s.startswith(prefix) for s in scope)
+
+
+def scope_covers(scope: Sequence[str], topic: str, tree: TopicTree | None = None, paths: Sequence[str] = (),
+                 unknown_glob: bool = True) -> bool:
+    """Whether a constraint with ``scope`` applies to an item (or query) on ``topic`` touching ``paths``.
+
+    "*" covers everything. A topic id covers that topic and its descendants. A "glob:" scope covers matching
+    paths; with no path to test it counts as covering when ``unknown_glob`` (a glob rule may apply anywhere:
+    the safe side for locality); retrieval passes False so path rules are pinned only for matching paths.
+    """
+    anc = tree.ancestors(topic) if (tree and topic) else ([topic] if topic else [])
+    for s in scope:
+        if s == GLOBAL:
+            return True
+        if s.startswith("glob:"):
+            if (not paths and unknown_glob) or any(fnmatch.fnmatch(p, s[5:]) for p in paths):
+                return True
+        elif s in anc:
+            return True
+    return False
+
+
+@dataclass
+class KnowledgeBase:
+    """Items in source order plus the topic tree their scopes refer to."""
+
+    items: list[Item]
+    tree: TopicTree = field(default_factory=TopicTree)
+    source_tokens: int | None = None  # tokens of the original document, when there is one
+
+    def __post_init__(self) -> None:
+        for it in self.items:
+            if it.topic:
+                self.tree.add(it.topic)
+            for s in it.scope:
+                if s != GLOBAL and not s.startswith("glob:"):
+                    self.tree.add(s)
+
+    @property
+    def total_tokens(self) -> int:
+        return self.source_tokens if self.source_tokens is not None else sum(i.tokens for i in self.items)
+
+    def in_scope(self, constraint: Item, topic: str, paths: Sequence[str] = ()) -> bool:
+        return scope_covers(constraint.scope, topic, self.tree, paths)
+
+    def topics(self) -> list[str]:
+        seen: dict[str, None] = {}
+        for it in self.items:
+            seen.setdefault(it.topic, None)
+        return list(seen)
+
+    @classmethod
+    def from_rows(cls, rows: Iterable[Mapping], source_tokens: int | None = None,
+                  tree: TopicTree | None = None) -> "KnowledgeBase":
+        """Build from item rows as the pipeline writes them (items table / ``items_from_file``)."""
+        return cls([item_from_row(r, n) for n, r in enumerate(rows)], tree or TopicTree(), source_tokens)
+
+    @classmethod
+    def from_texts(cls, texts: Sequence[str], classify: Callable[[Sequence[str]], Sequence[tuple]] | None = None,
+                   **kw) -> "KnowledgeBase":
+        """Convenience: plain strings, optionally typed by ``classify(texts) -> [(label, proba, abstained)]``."""
+        labels = classify(texts) if classify else [("B", (), False)] * len(texts)
+        items = [Item(id=str(n), text=t, type=lab, proba=tuple(pr), abstained=ab, order=n, **kw)
+                 for n, (t, (lab, pr, ab)) in enumerate(zip(texts, labels))]
+        return cls(items)
+
+
+def _label(value) -> str:
+    s = str(value or "B").strip()[:1].upper()
+    return s if s in TYPES else "B"
+
+
+def item_from_row(row: Mapping, n: int = 0) -> Item:
+    scope = row.get("scope")
+    if scope is None or len(scope) == 0:
+        scope = (row.get("topic") or GLOBAL,)
+    proba = row.get("type_proba")
+    section = row.get("section_path") or ()
+    if isinstance(section, str):
+        section = tuple(s for s in section.split(" > ") if s)
+    return Item(
+        id=str(row.get("item_id", n)),
+        text=str(row["text"]),
+        type=_label(row.get("type")),
+        proba=tuple(float(p) for p in proba) if proba is not None and len(proba) else (),
+        tokens=-1,  # always recounted: budgets and outputs must be measured by the same tokenizer
+        topic=str(row.get("topic") or ""),
+        scope=tuple(str(s) for s in scope),
+        authority=str(row.get("authority") or "user"),
+        order=int(row["ordinal"]) if row.get("ordinal") is not None else n,
+        abstained=bool(row.get("abstained") or False),
+        kind=str(row.get("kind") or "paragraph"),
+        section=tuple(str(s) for s in section),
+    )

@@ -1,0 +1,104 @@
+"""Extractive, deterministic compression for the soft lane (beliefs, preferences) — no LLM.
+
+Each item gets a ladder of shorter renderings: full text, first sentence, first clause, first clause cut to a
+few words. Near-duplicates are merged into their first occurrence. Episodic items collapse to one placeholder
+line per run.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+import regex as re
+
+from aac.operators.verify import words
+from aac.tokens import count_tokens
+
+_SENT = re.compile(r"(?<=[.!?])\s+(?=[\p{Lu}\p{N}`\"'(\[*])|\n+")
+_CLAUSE = re.compile(r"\s*(?:;|:\s|\s[—–-]\s|,\s(?:but|and|which|so|because|although|while|since|as)\s|\s\()")
+CLIP_WORDS = 10
+
+
+def code_ladder(text: str, head_lines: int = 4) -> list[str]:
+    """Code examples: whole block, then its first lines inside the same fence, then a one-line placeholder."""
+    lines = text.strip().splitlines()
+    out = [text.strip()]
+    fenced = len(lines) >= 2 and lines[0].lstrip().startswith(("```", "~~~"))
+    body = lines[1:-1] if fenced and lines[-1].strip().startswith(("```", "~~~")) else lines[1:] if fenced else lines
+    if len(body) > head_lines:
+        head = body[:head_lines] + ["…"]
+        out.append("\n".join([lines[0], *head, lines[-1]]) if fenced else "\n".join(head))
+    out.append(f"[code example: {len(body)} lines elided]")
+    return out
+
+
+def ladder(text: str, kind: str = "paragraph") -> list[str]:
+    """Renderings from longest to shortest, each strictly shorter than the previous one, duplicates removed."""
+    if kind == "code":
+        return code_ladder(text)
+    text = text.strip()
+    out = [text]
+    first = _SENT.split(text, maxsplit=1)[0].strip()
+    if first and len(first) < len(out[-1]):
+        out.append(first)
+    clause = _CLAUSE.split(out[-1], maxsplit=1)[0].strip().rstrip(",")
+    if clause and len(clause) < len(out[-1]) and len(words(clause)) >= 2:
+        out.append(clause)
+    toks = out[-1].split()
+    if len(toks) > CLIP_WORDS:
+        out.append(" ".join(toks[:CLIP_WORDS]) + " …")
+    return out
+
+
+def near_duplicate(a: set[str], b: set[str], threshold: float = 0.8) -> bool:
+    if not a or not b:
+        return a == b
+    return len(a & b) / len(a | b) >= threshold
+
+
+@lru_cache(maxsize=200_000)
+def analyse(text: str, kind: str) -> tuple[frozenset[str], tuple[str, ...], tuple[str, ...], tuple[int, ...]]:
+    """Per-text work done once and reused across compactions (items are immutable; runtimes re-compact often):
+    word set, prefix-filter order, ladder renderings and their token counts."""
+    ws = frozenset(words(text))
+    steps = tuple(ladder(text, kind))
+    return ws, tuple(sorted(ws, key=lambda w: (-len(w), w))), steps, tuple(count_tokens(x) for x in steps)
+
+
+class NearDuplicateIndex:
+    """Jaccard >= threshold lookups with prefix filtering: two sets that similar must share a word among the
+    first |s| - ceil(t*|s|) + 1 of each in one fixed global order, so only those candidates are compared."""
+
+    def __init__(self, threshold: float = 0.8):
+        self.t = threshold
+        self.sets: list[frozenset[str]] = []
+        self.index: dict[str, list[int]] = {}
+
+    def _prefix(self, ordered: tuple[str, ...]) -> tuple[str, ...]:
+        return ordered[: len(ordered) - math.ceil(self.t * len(ordered)) + 1]
+
+    def find(self, ws: frozenset[str], ordered: tuple[str, ...]) -> int | None:
+        if not ws:
+            return None
+        seen: set[int] = set()
+        lo, hi = self.t * len(ws), len(ws) / self.t
+        for w in self._prefix(ordered):
+            for j in self.index.get(w, ()):
+                if j not in seen:
+                    seen.add(j)
+                    other = self.sets[j]
+                    if lo <= len(other) <= hi and near_duplicate(ws, other, self.t):
+                        return j
+        return None
+
+    def add(self, ws: frozenset[str], ordered: tuple[str, ...]) -> None:
+        if not ws:
+            return
+        self.sets.append(ws)
+        for w in self._prefix(ordered):
+            self.index.setdefault(w, []).append(len(self.sets) - 1)
+
+
+def episodic_placeholder(n: int) -> str:
+    return f"[{n} episodic note{'s' if n != 1 else ''} elided]"

@@ -1,0 +1,135 @@
+import json
+import subprocess
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from aac.cli import app
+from aac.operators.verify import norm_ws
+from aac.tokens import count_tokens
+
+DOC = """# Project rules
+
+- Never commit secrets or `.env` files to the repository.
+- You must not push directly to main; open a pull request.
+
+## Stack
+
+The backend is a Kotlin service that talks to Postgres through jOOQ. Schema changes live in db/changes.
+
+The frontend is a React app bundled with Vite. It is served from a CDN and talks to the API over REST.
+
+Feature flags guard risky changes; they are kept in LaunchDarkly.
+
+## Style
+
+Prefer small pull requests. Keep functions short and give them descriptive names where possible.
+Ideally each module has one concern, and tests sit next to the code they cover.
+
+## History
+
+Yesterday we migrated the cache from Redis to Valkey. Last week we switched CI to GitHub Actions.
+"""
+
+runner = CliRunner()
+
+
+def _write(tmp_path, text=DOC):
+    p = tmp_path / "CLAUDE.md"
+    p.write_text(text, encoding="utf-8")
+    return p
+
+
+def test_compact_json_report_and_output_within_budget_with_constraints_verbatim(tmp_path):
+    src, out = _write(tmp_path), tmp_path / "out.md"
+    r = runner.invoke(app, ["compact", str(src), "--budget", "0.5", "--out", str(out), "--json"])
+    assert r.exit_code == 0, r.output
+    rep = json.loads(r.stdout)
+    assert rep["unsafe"] is False and rep["budget"] == count_tokens(DOC) // 2
+    text = out.read_text(encoding="utf-8")
+    assert count_tokens(text) <= rep["budget"] and rep["tokens_out"] <= rep["budget"]
+    cs = [h for h in rep["hard_lane"] if h["type"] == "C"]
+    assert len(cs) >= 2 and all(h["survived"] and norm_ws(h["text"]) in norm_ws(text) for h in cs)
+
+
+def test_compact_below_b_min_is_unsafe_nonzero_unless_allowed_and_still_reports(tmp_path):
+    src, out = _write(tmp_path), tmp_path / "out.md"
+    r = runner.invoke(app, ["compact", str(src), "--budget", "5", "--out", str(out), "--json"])
+    assert r.exit_code != 0 and json.loads(r.stdout)["unsafe"] is True and not out.exists()
+    r = runner.invoke(app, ["compact", str(src), "--budget", "5", "--out", str(out), "--json", "--allow-unsafe"])
+    assert r.exit_code == 0 and json.loads(r.stdout)["unsafe"] is True
+    assert count_tokens(out.read_text()) <= 5
+
+
+def test_compact_rejects_a_nonsense_budget(tmp_path):
+    r = runner.invoke(app, ["compact", str(_write(tmp_path)), "--budget", "1.7"])
+    assert r.exit_code != 0
+
+
+@pytest.mark.parametrize("classifier", ["default", "regex"])
+def test_decompose_writes_partitions_without_locality_violations(tmp_path, classifier):
+    r = runner.invoke(app, ["decompose", str(_write(tmp_path)), "--partition-budget", "120", "--out",
+                            str(tmp_path / "parts"), "--classifier", classifier])
+    rep = json.loads((tmp_path / "parts" / "report.json").read_text())
+    assert rep["locality_violations"] == 0 and len(list((tmp_path / "parts").glob("partition-*.md"))) >= 2
+    assert r.exit_code == (3 if rep["infeasible"] else 0), r.output
+
+
+def test_decompose_reports_infeasible_when_constraints_outgrow_the_partition(tmp_path):
+    r = runner.invoke(app, ["decompose", str(_write(tmp_path)), "--partition-budget", "12", "--out",
+                            str(tmp_path / "parts"), "--classifier", "regex"])
+    assert r.exit_code == 3 and "INFEASIBLE" in r.output
+
+
+def test_retrieve_pins_constraints_first(tmp_path):
+    r = runner.invoke(app, ["retrieve", "--file", str(_write(tmp_path)), "how is the backend deployed", "-k", "4", "--json"])
+    assert r.exit_code == 0, r.output
+    got = json.loads(r.stdout)["items"]
+    assert got[0]["pinned"] and got[0]["type"] == "C"
+
+
+def test_compact_start_up_does_not_import_heavy_dependencies(tmp_path):
+    src = _write(tmp_path)
+    code = ("import sys; sys.argv=['aac','compact',%r,'--budget','0.5','--json']\n"
+            "from aac.cli import app\n"
+            "try: app()\nexcept SystemExit: pass\n"
+            "print([m for m in ('prefect','torch','sklearn','github','matplotlib','bm25s') if m in sys.modules])" % str(src))
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert r.stdout.strip().splitlines()[-1] == "[]", r.stdout + r.stderr
+
+
+@pytest.mark.slow
+def test_eval_operators_on_real_sample_shows_the_headline_claims(sample_path, tmp_path):
+    from aac.operators.evaluate import run
+
+    rep = run(sample_path, limit=12)
+    for ratio, row in rep["compaction"].items():
+        if row["feasible"]:
+            assert row["strategies"]["TypeCompact"]["C"] == 1.0
+    assert rep["locality"]["TypeDecompose"]["violations"] == 0
+    assert rep["retrieval"]["systems"]["TypeRetrieve (BM25)"]["recall@50"] == 1.0
+    from aac.operators.plots import draw
+
+    assert all(p.stat().st_size > 10_000 for p in draw(rep, tmp_path / "plots"))
+
+
+def test_retrieve_over_a_corpus_items_table_keeps_each_artifacts_global_rules_to_itself(corpus):
+    import pyarrow as pa
+
+    from aac.schema import ITEMS, conform
+
+    def row(art, n, text, typ, topic, scope):
+        return {"item_id": f"{art}-{n}", "artifact_id": art, "ordinal": n, "text": text, "kind": "bullet",
+                "section_path": [], "topic": topic, "type": typ, "type_proba": None, "classifier": "t",
+                "confidence": 1.0, "abstained": False, "scope": scope, "authority": "user", "n_tokens": None}
+    rows = [row("A", 0, "Never run migrations by hand.", "C", "a-root", ["*"]),
+            row("A", 1, "Database tests use a throwaway Postgres.", "B", "a-root/db", ["a-root/db"]),
+            row("B", 0, "Never print customer emails.", "C", "b-root", ["*"]),
+            row("B", 1, "The mailer sends a digest every morning.", "B", "b-root/mail", ["b-root/mail"])]
+    corpus.write_part("items", "t", conform(pa.Table.from_pylist(rows), ITEMS))
+    r = runner.invoke(app, ["retrieve", "--corpus", str(corpus.root), "database tests", "-k", "2", "--topics", "db", "--json"])
+    assert r.exit_code == 0, r.output
+    got = json.loads(r.stdout)["items"]
+    assert got[0]["text"] == "Never run migrations by hand." and got[0]["pinned"]
+    assert all("customer emails" not in g["text"] for g in got)

@@ -1,0 +1,130 @@
+from hypothesis import given, settings, strategies as st
+
+from aac.operators.compact import hard_lane_of, is_procedure, resolve_budget, type_compact
+from aac.operators.model import Item, KnowledgeBase
+from aac.operators.verify import norm_ws
+from aac.tokens import count_tokens
+
+from tests.operators.kb_strategies import kbs
+
+
+def _kb():
+    return KnowledgeBase([
+        Item("c1", "Never commit secrets or .env files to the repository.", "C", order=0),
+        Item("b1", "The API is written in Go. It talks to Postgres through sqlc; migrations live in db/.", "B", order=1),
+        Item("f1", "Prefer small pull requests; keep functions short and names descriptive.", "F", order=2),
+        Item("e1", "Yesterday we migrated the cache from Redis to Valkey.", "E", order=3),
+        Item("p1", "Run `make test` before every push.", "P", order=4),
+        Item("c2", "Never commit secrets or .env files to the repository.", "C", order=5),
+    ])
+
+
+@settings(max_examples=150, deadline=None)
+@given(kb=kbs(), extra=st.integers(0, 200))
+def test_any_budget_at_or_above_b_min_keeps_every_hard_item_verbatim_within_budget(kb, extra):
+    b_min = type_compact(kb, 10**9).b_min
+    res = type_compact(kb, b_min + extra)
+    assert not res.unsafe
+    assert count_tokens(res.text) <= res.budget == b_min + extra
+    out = norm_ws(res.text)
+    for h in res.hard_lane:
+        assert norm_ws(h.item.text) in out and h.survived
+
+
+@settings(max_examples=100, deadline=None)
+@given(kb=kbs(min_size=1), short=st.integers(1, 50))
+def test_budget_below_b_min_is_unsafe_and_still_within_budget(kb, short):
+    b_min = type_compact(kb, 10**9).b_min
+    if b_min == 0:
+        return
+    res = type_compact(kb, max(0, b_min - short))
+    assert res.unsafe and res.reason
+    assert count_tokens(res.text) <= res.budget
+    assert all(i in res.dropped for i in {h.item.id for h in res.hard_lane if not h.survived} if h_dup_free(res, i))
+
+
+def h_dup_free(res, item_id):
+    return next(h for h in res.hard_lane if h.item.id == item_id).duplicate_of is None
+
+
+def test_ratio_budget_is_share_of_source_tokens():
+    assert resolve_budget(0.5, 301) == 150
+    assert resolve_budget(120, 301) == 120
+
+
+def test_duplicate_constraints_are_kept_once_and_both_reported_as_survived():
+    res = type_compact(_kb(), 1.0)
+    assert res.text.count("Never commit secrets") == 1
+    assert [h.survived for h in res.hard_lane if h.lane == "C"] == [True, True]
+    assert res.hard_lane[1].duplicate_of is None and [h for h in res.hard_lane if h.item.id == "c2"][0].duplicate_of == "c1"
+
+
+def test_soft_lane_is_compressed_before_it_is_dropped_and_episodic_becomes_a_placeholder():
+    kb = _kb()
+    res = type_compact(kb, 0.75)
+    assert "b1" in res.compressed or "f1" in res.compressed
+    assert res.dropped.get("e1") in {"episodic-placeholder", "budget"}
+    assert "Valkey" not in res.text
+
+
+def test_compaction_is_deterministic():
+    assert type_compact(_kb(), 0.6).text == type_compact(_kb(), 0.6).text
+
+
+def test_low_risk_abstention_stays_soft_but_risky_abstention_joins_hard_lane():
+    fallback = Item("x", "Some note", "B", proba=(0.16, 0.16, 0.36, 0.16, 0.16), abstained=True)
+    risky = Item("y", "Some rule", "B", proba=(0.3, 0.1, 0.4, 0.1, 0.1), abstained=True)
+    assert hard_lane_of(fallback) is None and hard_lane_of(risky) == "C"
+
+
+def test_authority_weight_raises_constraint_risk_into_the_hard_lane():
+    p = (0.45, 0.05, 0.4, 0.05, 0.05)
+    assert hard_lane_of(Item("a", "t", "B", proba=p, authority="sys")) == "C"
+    assert hard_lane_of(Item("b", "t", "B", proba=p, authority="retrieved")) is None
+
+
+def test_shell_code_block_is_a_procedure_but_a_component_example_is_not():
+    shell = Item("s", "```bash\nnpm install\nnpm test\n```", "P", kind="code")
+    example = Item("e", "```tsx\nexport function A() {\n  return <div/>;\n}\n```", "P", kind="code")
+    assert is_procedure(shell) and not is_procedure(example)
+    assert hard_lane_of(shell) == "P" and hard_lane_of(example) is None
+
+
+def test_report_lists_every_hard_lane_item_with_type_and_survival():
+    d = type_compact(_kb(), 0.5).as_dict()
+    assert {h["id"] for h in d["hard_lane"]} == {"c1", "c2", "p1"}
+    assert all(set(h) >= {"text", "type", "survived"} for h in d["hard_lane"])
+    assert isinstance(d["unsafe"], bool) and all(isinstance(d[k], int) for k in ("b_min", "budget", "tokens_out"))
+
+
+@settings(max_examples=200, deadline=None)
+@given(a=st.text(max_size=60), b=st.text(max_size=60))
+def test_default_tokenizer_is_additive_across_the_line_separator(a, b):
+    """TypeCompact sums piece counts instead of re-tokenising the output; this is what makes that exact."""
+    assert count_tokens(a + "\n" + b) == count_tokens(a) + count_tokens(b)
+
+
+def test_prepared_state_is_rebuilt_when_the_items_change():
+    kb = _kb()
+    first = type_compact(kb, 1.0)
+    kb.items.append(Item("c3", "Never deploy on Fridays.", "C", order=9))
+    second = type_compact(kb, 1.0)
+    assert "Never deploy on Fridays." in second.text and "Never deploy" not in first.text
+
+
+@settings(max_examples=60, deadline=None)
+@given(kb=kbs(min_size=1), ratio=st.sampled_from([0.1, 0.25, 0.5, 0.9]))
+def test_every_baseline_output_fits_the_budget(kb, ratio):
+    from aac.operators.baselines import COMPACTION_BASELINES
+
+    limit = resolve_budget(ratio, kb.total_tokens)
+    for name, fn in COMPACTION_BASELINES.items():
+        assert count_tokens(fn(kb, ratio)) <= limit, name
+
+
+def test_truncation_keeps_the_head_and_temporal_window_the_tail():
+    from aac.operators.baselines import temporal_window, truncation
+
+    kb = _kb()
+    assert truncation(kb, 0.3).startswith("Never commit secrets")
+    assert temporal_window(kb, 0.3).endswith(".env files to the repository.")

@@ -1,0 +1,49 @@
+import subprocess
+import sys
+
+from aac.operators.model import AUTHORITY_WEIGHTS, TYPES, Item, KnowledgeBase, TopicTree, scope_covers
+
+
+def test_constants_mirror_the_schema_and_classifier_interface():
+    from aac.classifiers import AUTHORITY_WEIGHTS as W
+    from aac.schema import TYPES as T
+
+    assert TYPES == T and AUTHORITY_WEIGHTS == W
+
+
+def test_operators_import_without_pipeline_or_heavy_dependencies():
+    code = ("import sys, aac.operators, aac.operators.decompose, aac.operators.retrieve, aac.operators.baselines, "
+            "aac.operators.evaluate, aac.operators.ingest, "
+            "aac.operators.metrics; bad = [m for m in ('prefect', 'github', 'typer', 'torch', 'sklearn', 'pyarrow') "
+            "if m in sys.modules]; print(bad); sys.exit(bool(bad))")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_scope_on_a_topic_covers_its_descendants_and_star_covers_all():
+    tree = TopicTree()
+    tree.add("db/migrations")
+    assert scope_covers(("db",), "db/migrations", tree)
+    assert not scope_covers(("db/migrations",), "db", tree)
+    assert scope_covers(("*",), "anything", tree)
+    assert scope_covers(("glob:src/**",), "x", tree, paths=["src/a.ts"]) and scope_covers(("glob:src/**",), "x", tree)
+    assert not scope_covers(("glob:src/**",), "x", tree, unknown_glob=False)
+    assert not scope_covers(("glob:src/**",), "x", tree, paths=["docs/a.md"])
+
+
+def test_from_rows_reads_pipeline_item_rows():
+    kb = KnowledgeBase.from_rows([{"item_id": "a1", "text": "Never push to main", "type": "C",
+                                   "type_proba": [0.9, 0.025, 0.025, 0.025, 0.025], "topic": "git",
+                                   "scope": ["*"], "authority": "dev", "ordinal": 3, "abstained": False,
+                                   "kind": "bullet", "section_path": ["Git"], "n_tokens": 999}])
+    (it,) = kb.items
+    assert (it.id, it.type, it.topic, it.scope, it.order) == ("a1", "C", "git", ("*",), 3)
+    assert it.tokens < 999  # recounted with the project tokenizer
+    assert abs(it.risk - 0.9 * 1.25) < 1e-9
+
+
+def test_unknown_type_is_rejected_with_a_clear_error():
+    import pytest
+
+    with pytest.raises(ValueError, match="not one of"):
+        Item("x", "t", "Z")
