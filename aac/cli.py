@@ -26,7 +26,7 @@ console = Console(stderr=True)
 CorpusOpt = typer.Option(Path("data"), "--corpus", envvar="AAC_CORPUS", help="Corpus folder (Parquet tables + aac.duckdb).")
 
 # Each area's command module; adding an area is one line.
-AREAS: tuple[str, ...] = ()
+AREAS: tuple[str, ...] = ("aac.hub.cli",)
 
 
 @app.command()

@@ -1,0 +1,94 @@
+"""`aac publish`, `aac pull` (and `aac refresh`, registered by aac.refresh): the corpus to and from the Hub."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from aac.cli import CorpusOpt, console
+
+
+def _default_optout(corpus: Path) -> Path | None:
+    for candidate in (corpus / "optout.txt", Path("optout.txt")):
+        if candidate.exists():
+            return candidate
+    return None
+
+
+def publish(
+    corpus: Path = CorpusOpt,
+    out: Path = typer.Option(Path("hub"), "--out", help="Hub folder to write (README.md + data/<config>/*.parquet)."),
+    repo_id: str = typer.Option(None, "--repo-id", envvar="AAC_HF_REPO_ID", help="Dataset repo ORG/NAME to upload to."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Build and validate the folder, upload nothing."),
+    optout: Path = typer.Option(None, "--optout", help="Opt-out list (owner/name or owner/* per line). "
+                                "Default: <corpus>/optout.txt, then ./optout.txt, if present."),
+    private: bool = typer.Option(False, "--private", help="Create the Hub repo as private."),
+) -> None:
+    """Write the Hub layout of the publishable rows, validate it offline with `datasets`, then upload it."""
+    from aac.config import Settings
+    from aac.hub.policy import OptOut
+    from aac.hub.publish import build_hub_folder
+    from aac.hub.validate import HubFolderInvalid
+    from aac.store import Corpus
+
+    optout_path = optout or _default_optout(corpus)
+    try:
+        opt = OptOut.load(optout_path)
+        result = build_hub_folder(Corpus(corpus), out, repo_id=repo_id, optout=opt)
+    except (HubFolderInvalid, ValueError, FileNotFoundError) as exc:
+        console.print(f"[red]publish failed:[/red] {exc}")
+        raise typer.Exit(1)
+    rows = ", ".join(f"{k}={v}" for k, v in result.report.rows.items())
+    held = ", ".join(f"{k}={v}" for k, v in result.report.held_back.items()) or "none"
+    typer.echo(f"wrote {out} ({rows}); validated offline with datasets; held back: {held}"
+               + (f"; opt-out list {optout_path} ({len(opt)} entries)" if optout_path else ""))
+    if dry_run or not repo_id:
+        typer.echo("dry run: nothing uploaded" if dry_run else "no --repo-id: nothing uploaded")
+        return
+    from aac.hub.upload import UploadError, upload_hub_folder
+
+    settings = Settings.from_env()
+    if not settings.hf_token:
+        console.print("[red]HF_TOKEN is not set: export a token with write access to upload[/red]")
+        raise typer.Exit(1)
+    try:
+        up = upload_hub_folder(out, repo_id, settings.hf_token, endpoint=settings.hf_endpoint, private=private)
+    except UploadError as exc:
+        console.print(f"[red]{exc}[/red]")
+        raise typer.Exit(1)
+    typer.echo(f"uploaded {len(up.files)} files to {repo_id}" + (f": {up.commit_url}" if up.commit_url else ""))
+
+
+def pull(
+    repo_id: str = typer.Option(None, "--repo-id", envvar="AAC_HF_REPO_ID", help="Dataset repo ORG/NAME."),
+    corpus: Path = CorpusOpt,
+    revision: str = typer.Option(None, "--revision", help="Branch, tag or commit (default: main)."),
+    from_folder: Path = typer.Option(None, "--from-folder", help="Install an already downloaded release folder instead."),
+) -> None:
+    """Download a published AAC and register DuckDB views over it: `aac sql` works right after."""
+    from aac.config import Settings
+    from aac.hub.pull import install_snapshot, pull as do_pull
+    from aac.store import Corpus
+
+    settings = Settings.from_env()
+    target = Corpus(corpus)
+    try:
+        if from_folder is not None:
+            result = install_snapshot(from_folder, target)
+        else:
+            rid = repo_id or settings.hf_repo_id
+            result = do_pull(rid, target, revision=revision, token=settings.hf_token, endpoint=settings.hf_endpoint)
+    except Exception as exc:  # one clear line (no token) instead of a traceback
+        from aac.config import scrub
+
+        console.print(f"[red]pull failed:[/red] {scrub(f'{type(exc).__name__}: {exc}', settings)}")
+        raise typer.Exit(1)
+    rows = ", ".join(f"{k}={v}" for k, v in result.rows.items())
+    typer.echo(f"installed {result.snapshot} into {corpus} ({rows}); catalog {result.catalog}")
+    typer.echo(f"try: aac sql --corpus {corpus} \"SELECT platform, count(*) FROM artifacts GROUP BY 1 ORDER BY 2 DESC\"")
+
+
+def register(app: typer.Typer, eval_app: typer.Typer) -> None:
+    app.command()(publish)
+    app.command()(pull)

@@ -1,0 +1,41 @@
+"""The `aac publish` / `aac pull` commands end to end through the CLI, offline."""
+
+from __future__ import annotations
+
+from typer.testing import CliRunner
+
+from aac.cli import app
+from aac.store import Corpus
+
+import hub_corpus_factory as fx
+
+
+def test_publish_dry_run_then_pull_from_folder_gives_sql_over_the_release(tmp_path):
+    corpus = fx.build(Corpus(tmp_path / "c"))
+    (corpus.root / "optout.txt").write_text(fx.OPTOUT_TEXT)
+    runner = CliRunner()
+    res = runner.invoke(app, ["publish", "--corpus", str(corpus.root), "--out", str(tmp_path / "hub"), "--dry-run"])
+    assert res.exit_code == 0, res.output
+    assert "artifacts=3" in res.output and "opted_out=2" in res.output and "nothing uploaded" in res.output
+    res = runner.invoke(app, ["pull", "--from-folder", str(tmp_path / "hub"), "--corpus", str(tmp_path / "analyst")])
+    assert res.exit_code == 0, res.output
+    res = runner.invoke(app, ["sql", "--corpus", str(tmp_path / "analyst"), "-f", "csv",
+                              "SELECT count(*) AS n FROM items"])
+    assert res.output.splitlines()[-1] == "8"
+
+
+def test_publish_without_token_refuses_to_upload(tmp_path, monkeypatch):
+    monkeypatch.delenv("HF_TOKEN", raising=False)
+    corpus = fx.build(Corpus(tmp_path / "c"))
+    res = CliRunner().invoke(app, ["publish", "--corpus", str(corpus.root), "--out", str(tmp_path / "hub"),
+                                   "--repo-id", "org/name"])
+    assert res.exit_code == 1 and "HF_TOKEN" in res.output
+
+
+def test_bad_optout_line_is_a_clear_error(tmp_path):
+    corpus = fx.build(Corpus(tmp_path / "c"))
+    bad = tmp_path / "optout.txt"
+    bad.write_text("justaname\n")
+    res = CliRunner().invoke(app, ["publish", "--corpus", str(corpus.root), "--out", str(tmp_path / "hub"),
+                                   "--optout", str(bad)])
+    assert res.exit_code == 1 and "line 1" in res.output
