@@ -1,4 +1,4 @@
-"""`aac publish`, `aac pull` (and `aac refresh`, registered by aac.refresh): the corpus to and from the Hub."""
+"""`aac publish`, `aac pull`, `aac refresh`: the corpus to and from the Hub, and kept fresh between releases."""
 
 from __future__ import annotations
 
@@ -89,6 +89,32 @@ def pull(
     typer.echo(f"try: aac sql --corpus {corpus} \"SELECT platform, count(*) FROM artifacts GROUP BY 1 ORDER BY 2 DESC\"")
 
 
+def refresh(
+    corpus: Path = CorpusOpt,
+    incoming: Path = typer.Option(..., "--incoming", help="Corpus folder holding the fresh crawl's artifacts "
+                                  "(e.g. written by `aac crawl --corpus DIR`)."),
+    source: str = typer.Option("crawl", "--source", help="Where the crawl came from, recorded in `versions`."),
+) -> None:
+    """Merge a fresh crawl into the corpus as a new version: changelog, tombstones, changed rows marked pending."""
+    from aac.refresh.versioning import apply_refresh
+    from aac.store import Corpus
+
+    fresh = Corpus(incoming)
+    if not fresh.exists("artifacts"):
+        console.print(f"[red]no artifacts table under {incoming}: crawl into it first[/red]")
+        raise typer.Exit(1)
+    target = Corpus(corpus)
+    report = apply_refresh(target, fresh.read("artifacts"), process=None, source=source)
+    target.refresh_catalog()
+    typer.echo(f"version {report.version}: added={report.added} changed={report.changed} removed={report.removed} "
+               f"unchanged={report.unchanged}")
+    for platform, counts in sorted(report.per_platform.items()):
+        typer.echo(f"  {platform}: " + " ".join(f"{k}={v}" for k, v in counts.items()))
+    if report.added or report.changed:
+        typer.echo("new and changed artifacts are marked status='pending' for the processing step")
+
+
 def register(app: typer.Typer, eval_app: typer.Typer) -> None:
     app.command()(publish)
     app.command()(pull)
+    app.command()(refresh)
