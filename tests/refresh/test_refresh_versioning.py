@@ -119,4 +119,4 @@ def test_aac_refresh_command_reports_the_version_and_per_platform_changes(tmp_pa
     assert res.exit_code == 0, res.output
     assert "version 1: added=4 changed=0 removed=0 unchanged=0" in res.output and "claude: added=2" in res.output
     res = CliRunner().invoke(app, ["refresh", "--corpus", str(main.root), "--incoming", str(tmp_path / "nothing")])
-    assert res.exit_code == 1 and "crawl into it first" in res.output
+    assert res.exit_code == 1 and "crawl into it first" in " ".join(res.output.split())
