@@ -75,3 +75,15 @@ def test_rerun_replaces_the_previous_layout_without_leftover_shards(tmp_path, mo
     monkeypatch.undo()
     build_hub_folder(corpus, tmp_path / "hub")
     assert [f.name for f in (tmp_path / "hub" / "data" / "annotations").iterdir()] == ["train-00000-of-00001.parquet"]
+
+
+def test_big_release_is_validated_by_streaming_and_a_broken_shard_is_caught(tmp_path):
+    from aac.hub.validate import HubFolderInvalid, validate_folder
+
+    corpus = fx.build(Corpus(tmp_path / "c"))
+    result = build_hub_folder(corpus, tmp_path / "hub", validate=False)
+    assert validate_folder(tmp_path / "hub", result.report.rows, full_load_max_bytes=0) == result.report.rows
+    shard = next((tmp_path / "hub" / "data" / "items").glob("*.parquet"))
+    shard.write_bytes(b"not parquet at all")
+    with pytest.raises(HubFolderInvalid, match="items"):
+        validate_folder(tmp_path / "hub", full_load_max_bytes=0)
