@@ -36,7 +36,7 @@ def card_data(rows: dict[str, int]) -> DatasetCardData:
     configs = [
         {"config_name": c, "data_files": [{"split": "train", "path": f"data/{c}/train-*.parquet"}],
          **({"default": True} if c == "artifacts" else {})}
-        for c in CONFIGS
+        for c in CONFIGS if rows.get(c, 0) > 0  # an empty table has no shard, so no config
     ]
     return DatasetCardData(
         pretty_name="AgentArtifactCorpus (AAC)",
@@ -87,6 +87,7 @@ def render_body(summary: dict, report: LayoutReport, repo_id: str | None) -> str
         f"**Snapshot date:** {_snapshot_date(summary['snapshot'])} (latest collection time among published artifacts).",
         "## Configs",
         _table(["config", "rows", "what a row is"], [(c, rows.get(c, 0), CONFIG_DOCS[c]) for c in CONFIGS]),
+        "A table with no rows in this release has no config." if any(rows.get(c, 0) == 0 for c in CONFIGS) else "",
         "```python\nfrom datasets import load_dataset\n"
         f"items = load_dataset(\"{rid}\", \"items\", split=\"train\")\n```",
         "## Counts per platform",
@@ -127,7 +128,7 @@ def render_body(summary: dict, report: LayoutReport, repo_id: str | None) -> str
         "```sql\n-- DuckDB, no download needed\n"
         f"SELECT platform, count(*) FROM 'hf://datasets/{rid}/data/artifacts/*.parquet' GROUP BY 1 ORDER BY 2 DESC;\n```",
     ]
-    return "\n\n".join(parts) + "\n"
+    return "\n\n".join(p for p in parts if p) + "\n"
 
 
 def render_card(summary: dict, report: LayoutReport, repo_id: str | None) -> str:

@@ -132,10 +132,8 @@ class _ShardWriter:
         self._flush()
         if self._writer is not None:
             self._writer.close()
-        if not self.tmp_files:  # an empty config still gets one (empty) shard so every config loads
-            path = self.folder / ".shard-00000.parquet"
-            pq.write_table(self.schema.empty_table(), path, compression="zstd")
-            self.tmp_files.append(path)
+        # an empty config gets no shard at all: `datasets` cannot load a zero-row Parquet file, so the card
+        # simply declares no config for it
         n = len(self.tmp_files)
         final = []
         for i, tmp in enumerate(self.tmp_files):
@@ -193,8 +191,13 @@ def summarize(hub_dir: Path) -> dict:
     con = duckdb.connect()
     try:
         for config in CONFIGS:
-            glob = str(Path(hub_dir).resolve() / "data" / config / "*.parquet")
-            con.execute(f'CREATE VIEW "{config}" AS SELECT * FROM read_parquet({_sql_str(glob)})')
+            folder = Path(hub_dir).resolve() / "data" / config
+            if any(folder.glob("*.parquet")):
+                sql = f"SELECT * FROM read_parquet({_sql_str(str(folder / '*.parquet'))})"
+            else:  # empty config: same columns, no rows
+                sql = "SELECT * FROM empty_" + config
+                con.register("empty_" + config, SCHEMAS[config].empty_table())
+            con.execute(f'CREATE VIEW "{config}" AS {sql}')
         q = lambda s: con.sql(s).fetchall()  # noqa: E731
         return {
             "rows": {c: q(f'SELECT count(*) FROM "{c}"')[0][0] for c in CONFIGS},

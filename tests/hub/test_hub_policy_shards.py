@@ -87,3 +87,17 @@ def test_big_release_is_validated_by_streaming_and_a_broken_shard_is_caught(tmp_
     shard.write_bytes(b"not parquet at all")
     with pytest.raises(HubFolderInvalid, match="items"):
         validate_folder(tmp_path / "hub", full_load_max_bytes=0)
+
+
+def test_empty_table_gets_no_config_and_the_release_still_loads_and_pulls(tmp_path):
+    from aac.hub.pull import install_snapshot
+    from aac.hub.validate import card_yaml
+
+    corpus = fx.build(Corpus(tmp_path / "c"))
+    corpus.replace("annotations", corpus.read("annotations").slice(0, 0))
+    result = build_hub_folder(corpus, tmp_path / "hub")
+    assert [c["config_name"] for c in card_yaml(tmp_path / "hub")["configs"]] == ["artifacts", "items", "repos"]
+    assert result.report.rows["annotations"] == 0 and "annotations" not in result.validated_rows
+    pulled = install_snapshot(tmp_path / "hub", Corpus(tmp_path / "analyst"))
+    assert pulled.rows["annotations"] == 0 and pulled.rows["items"] == result.report.rows["items"]
+    assert Corpus(tmp_path / "analyst").sql("SELECT count(*) AS n FROM annotations").column("n")[0].as_py() == 0

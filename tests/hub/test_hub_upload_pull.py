@@ -89,5 +89,5 @@ def test_pull_downloads_the_release_and_sql_works_at_once(online_hub, hub_folder
 
 def test_install_snapshot_rejects_a_folder_that_is_not_a_release(tmp_path):
     (tmp_path / "data" / "artifacts").mkdir(parents=True)
-    with pytest.raises(FileNotFoundError, match="items"):
+    with pytest.raises(FileNotFoundError, match="artifacts"):
         install_snapshot(tmp_path, Corpus(tmp_path / "c"))
