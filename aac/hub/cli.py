@@ -111,7 +111,7 @@ def refresh(
     for platform, counts in sorted(report.per_platform.items()):
         typer.echo(f"  {platform}: " + " ".join(f"{k}={v}" for k, v in counts.items()))
     if report.added or report.changed:
-        typer.echo("new and changed artifacts are marked status='pending' for the processing step")
+        typer.echo("new and changed artifacts wait as status 'collected' for `aac process`")
 
 
 def register(app: typer.Typer, eval_app: typer.Typer) -> None:

@@ -24,7 +24,10 @@ from aac.store import Corpus
 # A processor turns raw crawled artifact rows into processed tables: {"artifacts": ..., "items": ...}.
 Processor = Callable[[pa.Table], dict[str, pa.Table]]
 
-PENDING = "pending"  # status of new/changed artifacts when no processor runs in the refresh itself
+# Statuses the processing step takes as input (aac.processing.pipeline.INPUT_STATUSES): a refresh without its own
+# processor leaves new/changed rows as freshly "collected" and vanished ones as "removed" for `aac process`.
+PENDING = "collected"
+REMOVED = "removed"
 
 
 def content_key(row: dict) -> str | None:
@@ -90,6 +93,22 @@ def _isin(table: pa.Table, column: str, values) -> pa.Array:
     return pc.is_in(table.column(column), value_set=pa.array(sorted(values), pa.string()))
 
 
+def current_state(corpus: Corpus) -> pa.Table:
+    """The crawl-side state to compare against: ``raw_artifacts`` (original content, when processing keeps it)
+    overridden by rows of ``artifacts`` not yet staged by processing; else ``artifacts`` itself."""
+    arts = corpus.read("artifacts")
+    if not corpus.exists("raw_artifacts"):
+        return arts
+    raw = corpus.read("raw_artifacts")
+    raw = raw.select([c for c in ARTIFACTS.names if c in raw.column_names])
+    unstaged = arts.filter(pc.fill_null(pc.is_in(arts.column("status"), pa.array([PENDING, REMOVED])), False))
+    known = pc.is_in(arts.column("artifact_id"), value_set=raw.column("artifact_id"))
+    only_here = arts.filter(pc.invert(known))  # rows never staged at all
+    override = pa.concat_tables([unstaged, only_here]).select(raw.column_names)
+    raw = raw.filter(pc.invert(pc.is_in(raw.column("artifact_id"), value_set=override.column("artifact_id"))))
+    return pa.concat_tables([raw, override.cast(raw.schema)])
+
+
 def _next_version(corpus: Corpus) -> int:
     if not corpus.exists("versions"):
         return 1
@@ -113,10 +132,10 @@ def apply_refresh(corpus: Corpus, crawled: pa.Table, process: Processor | None =
                   now: dt.datetime | None = None, source: str = "crawl") -> VersionReport:
     """Merge ``crawled`` into ``corpus`` as the next version; only new/changed rows go through ``process``.
 
-    Without a processor, new and changed artifacts are stored raw with status ``pending`` (their old items are
-    removed) so that the processing step picks up exactly those."""
+    Without a processor, new and changed artifacts are stored raw with status ``collected`` and vanished ones as
+    ``removed`` tombstones (their old items are dropped), which is what the processing step takes as input."""
     now = now or dt.datetime.now(dt.timezone.utc)
-    current = corpus.read("artifacts")
+    current = current_state(corpus)
     plan = plan_refresh(current, crawled)
     version = _next_version(corpus)
 
@@ -144,7 +163,7 @@ def apply_refresh(corpus: Corpus, crawled: pa.Table, process: Processor | None =
     if tomb.num_rows:
         tomb = tomb.set_column(tomb.schema.get_field_index("removed_at"), "removed_at",
                                pa.array([now] * tomb.num_rows, ARTIFACTS.field("removed_at").type))
-        tomb = tomb.set_column(tomb.schema.get_field_index("status"), "status", pa.array(["removed"] * tomb.num_rows, pa.string()))
+        tomb = tomb.set_column(tomb.schema.get_field_index("status"), "status", pa.array([REMOVED] * tomb.num_rows, pa.string()))
     if new_artifacts.num_rows or tomb.num_rows:
         from aac.schema import conform
 

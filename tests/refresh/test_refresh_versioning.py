@@ -120,3 +120,13 @@ def test_aac_refresh_command_reports_the_version_and_per_platform_changes(tmp_pa
     assert "version 1: added=4 changed=0 removed=0 unchanged=0" in res.output and "claude: added=2" in res.output
     res = CliRunner().invoke(app, ["refresh", "--corpus", str(main.root), "--incoming", str(tmp_path / "nothing")])
     assert res.exit_code == 1 and "crawl into it first" in " ".join(res.output.split())
+
+
+def test_hashes_are_compared_with_the_raw_crawl_rows_not_the_redacted_ones(corpus):
+    raw = crawl(FILES_V1)
+    corpus.replace("raw_artifacts", raw)  # what processing keeps: original content
+    processed = raw.set_column(raw.schema.get_field_index("content"), "content",
+                               pa.array(["[REDACTED:x]"] * raw.num_rows))
+    corpus.replace("artifacts", processed.append_column("status", pa.array(["kept"] * raw.num_rows)))
+    report = apply_refresh(corpus, crawl(FILES_V1), None, now=T2)
+    assert (report.added, report.changed, report.removed, report.unchanged) == (0, 0, 0, 4)
