@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -216,7 +215,3 @@ def summarize(hub_dir: Path) -> dict:
         }
     finally:
         con.close()
-
-
-def held_back_total(report: LayoutReport) -> int:
-    return sum(Counter(report.held_back).values())

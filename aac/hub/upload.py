@@ -40,8 +40,8 @@ def upload_hub_folder(folder: Path, repo_id: str, token: Secret | None, endpoint
     if constants.is_offline_mode():
         raise UploadError("HF_HUB_OFFLINE is set: unset it (or set HF_HUB_OFFLINE=0) to upload")
     folder = Path(folder)
-    files = tuple(sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*")
-                         if p.is_file() and (p.name == "README.md" and p.parent == folder or p.parts[len(folder.parts)] == "data")))
+    shards = [p for p in (folder / "data").rglob("*.parquet")]
+    files = tuple(sorted(["README.md"] + [p.relative_to(folder).as_posix() for p in shards]))
     api = HfApi(endpoint=endpoint, token=token.reveal() if token else None)
     try:
         api.create_repo(repo_id, repo_type="dataset", exist_ok=True, private=private)
@@ -49,7 +49,7 @@ def upload_hub_folder(folder: Path, repo_id: str, token: Secret | None, endpoint
             repo_id=repo_id,
             repo_type="dataset",
             folder_path=str(folder),
-            allow_patterns=["README.md", "data/**"],
+            allow_patterns=["README.md", "data/**/*.parquet"],
             delete_patterns=["data/**"],
             commit_message=commit_message or "AAC release",
         )
