@@ -54,7 +54,10 @@ ARTIFACTS = pa.schema(
         pa.field("content_sha256", pa.string()),
         pa.field("near_dup_of", pa.string()),
         pa.field("dup_cluster_size", pa.int32()),
+        pa.field("dup_cluster_repos", pa.int32()),  # distinct repositories in the dedupe cluster (template signal)
         pa.field("secrets_found", pa.int32()),
+        pa.field("secret_kinds", pa.list_(pa.string())),  # typed names of the redacted secrets
+        pa.field("input_fixes", pa.string()),  # normalisation applied: bom,newlines,replaced_invalid_utf8,utf16,front_matter_invalid
         pa.field("status", pa.string()),  # "kept" | "dropped" | "private" | "removed"
         pa.field("drop_reason", pa.string()),
         pa.field("content", pa.string()),
@@ -93,8 +96,10 @@ CRAWL_QUERIES = pa.schema(
         pa.field("reported_total", pa.int64()),
         pa.field("pages_done", pa.int32()),
         pa.field("fetched", pa.int64()),
-        pa.field("state", pa.string()),  # pending | split | done | failed
+        pa.field("state", pa.string()),  # pending | split | done | checked | failed
         pa.field("updated_at", _ts),
+        pa.field("lost", pa.int64()),  # verified ranges: files its two halves found that it missed
+        pa.field("saturated", pa.bool_()),  # a 1-byte range at the result cap: more files than search can list
     ]
 )
 
@@ -139,9 +144,14 @@ VERSIONS = pa.schema(
     ]
 )
 
+# The crawler's rows as collected (original content), kept so that ``process`` can be re-run from scratch:
+# ``artifacts`` holds the processed (redacted, filtered) rows. Never published.
+RAW_ARTIFACTS = ARTIFACTS
+
 SCHEMAS: dict[str, pa.Schema] = {
     "repos": REPOS,
     "artifacts": ARTIFACTS,
+    "raw_artifacts": RAW_ARTIFACTS,
     "items": ITEMS,
     "crawl_queries": CRAWL_QUERIES,
     "annotations": ANNOTATIONS,
@@ -152,6 +162,7 @@ SCHEMAS: dict[str, pa.Schema] = {
 KEYS: dict[str, tuple[str, ...]] = {
     "repos": ("full_name",),
     "artifacts": ("artifact_id",),
+    "raw_artifacts": ("artifact_id",),
     "items": ("item_id",),
     "crawl_queries": ("query_id",),
     "annotations": ("item_id", "annotator", "round"),

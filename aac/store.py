@@ -253,3 +253,7 @@ class Corpus:
             return con.sql(query).to_arrow_table()
         finally:
             con.close()
+
+
+# derived views declared by the processing step (publishable_artifacts, publishable_items)
+import aac.processing.views  # noqa: E402,F401

@@ -1,0 +1,294 @@
+"""A resumable crawl into a corpus: the engine's leaves become ``artifacts``, ``repos`` and ``crawl_queries`` rows.
+
+Write order makes SIGKILL safe at any point:
+
+1. a completed leaf's new artifacts go to ``artifacts/<leaf query_id>.parquet`` (atomic; the same part name on a
+   re-run replaces it), its new repos to ``repos/<leaf query_id>.parquet``;
+2. then the query's frontier rows (``crawl_queries/<query hash>.parquet``) are rewritten with the leaf done.
+
+Killed between 1 and 2, the leaf is crawled again and its parts are replaced with the same rows; killed before
+1, nothing of it exists. A file already stored by another part (found by two queries, or by a verification
+half) is not written again, so ``artifacts`` holds each (repo, path) once. A rerun resumes every query from
+its completed leaves: no completed partition is searched again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from aac.collectors import platforms as platform_registry
+from aac.collectors.crawl import CrawlEngine, Hit, LeafRecord, SearchFn
+from aac.collectors.partition import MAX_INDEXED, LossModel, SizePrior, SizeRange
+from aac.ids import artifact_id, stable_id
+from aac.schema import ARTIFACTS, CRAWL_QUERIES, REPOS
+from aac.store import Corpus
+
+log = logging.getLogger(__name__)
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def _ts(value) -> datetime | None:
+    if value is None or isinstance(value, datetime):
+        return value
+    try:
+        return datetime.fromisoformat(str(value).replace("Z", "+00:00"))
+    except ValueError:
+        return None
+
+
+def decode_content(raw: bytes) -> str:
+    """Text as stored: UTF-8 (BOM dropped), undecodable bytes replaced (U+FFFD) so Arrow can hold it; the
+    processing stage sees the replacement characters and decides."""
+    return raw.decode("utf-8-sig", errors="replace")
+
+
+def artifact_row(hit: Hit, raw: bytes | None, repo: dict | None, platform: str | None, when: datetime) -> dict:
+    """One ``artifacts`` row; a file whose content is gone is kept with its drop reason."""
+    status, reason = "collected", None
+    if raw is None:
+        status, reason = "dropped", "content_unavailable"
+    elif platform is None:
+        status, reason = "dropped", "not_an_agent_file"
+    return {
+        "artifact_id": artifact_id(hit.repo, hit.path),
+        "repo": hit.repo,
+        "path": hit.path,
+        "platform": platform,
+        "function": platform_registry.BY_NAME[platform].function if platform in platform_registry.BY_NAME else None,
+        "size_bytes": len(raw) if raw is not None else None,
+        "blob_sha": hit.blob_sha,
+        "commit_sha": hit.ref,
+        "html_url": hit.html_url,
+        "license_spdx": (repo or {}).get("license_spdx"),
+        "content_sha256": hashlib.sha256(raw).hexdigest() if raw is not None else None,
+        "status": status,
+        "drop_reason": reason,
+        "content": decode_content(raw) if raw is not None else None,
+        "collected_at": when,
+    }
+
+
+def repo_row(meta: dict, when: datetime) -> dict:
+    return {**meta, "pushed_at": _ts(meta.get("pushed_at")), "fetched_at": when}
+
+
+@dataclass
+class CrawlTotals:
+    """What the progress bar and the summary show; updated as leaves complete."""
+
+    queries: int = 0
+    queries_done: int = 0
+    partitions: int = 0
+    splits: int = 0
+    checks: int = 0
+    files: int = 0
+    new_files: int = 0
+    per_platform: dict[str, int] = field(default_factory=dict)
+
+
+class CorpusSink:
+    """Persists leaves; ``fetch`` turns hits into (raw bytes | None, repo metadata | None)."""
+
+    def __init__(self, corpus: Corpus, platform_of_query: dict[str, str],
+                 fetch_content: Callable[[Hit], bytes | None] | None,
+                 fetch_repo: Callable[[str], dict | None] | None,
+                 on_progress: Callable[[CrawlTotals], None] | None = None):
+        self.corpus = corpus
+        self.platform_of_query = platform_of_query
+        self.fetch_content = fetch_content
+        self.fetch_repo = fetch_repo
+        self.on_progress = on_progress
+        self.totals = CrawlTotals()
+        self.owner = self._owners("artifacts", "artifact_id")  # artifact_id -> part that holds it
+        self.repo_owner = self._owners("repos", "full_name")
+        self.rows: dict[str, dict[str, dict]] = {}  # query -> query_id -> crawl_queries row
+        for row in corpus.read("crawl_queries").to_pylist():
+            self.rows.setdefault(row["query"], {})[row["query_id"]] = row
+
+    def _owners(self, table: str, key: str) -> dict[str, str]:
+        out: dict[str, str] = {}
+        for f in self.corpus.part_files(table):
+            for k in pq.read_table(f, columns=[key]).column(key).to_pylist():
+                out.setdefault(k, f.stem)
+        return out
+
+    # ---- resume ------------------------------------------------------------------------------------
+    def done_leaves(self, query: str) -> list[tuple[SizeRange, int]]:
+        return [(SizeRange(r["size_lo"], r["size_hi"]), int(r["fetched"] or 0))
+                for r in self.rows.get(query, {}).values() if r["state"] == "done"]
+
+    def rebuild_model(self, model: LossModel) -> None:
+        for rows in self.rows.values():
+            for r in rows.values():
+                if r.get("lost") is not None:
+                    model.record_check(int(r["fetched"] or 0), int(r["lost"]))
+                if r["state"] == "done":
+                    model.record_ratio(r["reported_total"], int(r["fetched"] or 0))
+
+    # ---- writing -----------------------------------------------------------------------------------
+    def _write_hits(self, part: str, query: str, hits: dict[tuple[str, str], Hit]) -> int:
+        when = _now()
+        rows, repos = [], []
+        for hit in sorted(hits.values(), key=lambda h: h.key):
+            aid = artifact_id(hit.repo, hit.path)
+            if self.owner.get(aid, part) != part:
+                continue
+            meta = None
+            if self.fetch_repo is not None:
+                meta = self.fetch_repo(hit.repo)
+                if meta is not None and self.repo_owner.get(meta["full_name"], part) == part:
+                    repos.append(repo_row(meta, when))
+                    self.repo_owner[meta["full_name"]] = part
+            raw = self.fetch_content(hit) if self.fetch_content is not None else None
+            platform = platform_registry.platform_of(hit.path)
+            rows.append(artifact_row(hit, raw, meta, platform, when))
+        if repos:
+            uniq = {r["full_name"]: r for r in repos}
+            self.corpus.write_part("repos", part, pa.Table.from_pylist(list(uniq.values()), schema=REPOS))
+        if rows:
+            self.corpus.write_part("artifacts", part, pa.Table.from_pylist(rows, schema=ARTIFACTS))
+            for r in rows:
+                self.owner[r["artifact_id"]] = part
+                if r["status"] == "collected":
+                    self.totals.per_platform[r["platform"]] = self.totals.per_platform.get(r["platform"], 0) + 1
+        self.totals.new_files += len(rows)
+        return len(rows)
+
+    def _frontier_row(self, rec: LeafRecord) -> dict:
+        return {"query_id": rec.query_id, "platform": self.platform_of_query.get(rec.query), "query": rec.query,
+                "size_lo": rec.rng.lo, "size_hi": rec.rng.hi, "reported_total": rec.reported_total,
+                "pages_done": rec.pages, "fetched": rec.fetched, "state": rec.state, "updated_at": _now(),
+                "lost": rec.lost, "saturated": rec.saturated}
+
+    def _write_frontier(self, query: str, records: Iterable[LeafRecord]) -> None:
+        rows = self.rows.setdefault(query, {})
+        for rec in records:
+            rows[rec.query_id] = self._frontier_row(rec)
+        self.corpus.write_part("crawl_queries", stable_id("query", query),
+                               pa.Table.from_pylist(list(rows.values()), schema=CRAWL_QUERIES))
+
+    def leaf_done(self, query: str, records: list[LeafRecord], hits: dict[tuple[str, str], Hit]) -> None:
+        leaf = records[-1]
+        self._write_hits(leaf.query_id, query, hits)
+        self._write_frontier(query, records)
+        self.totals.partitions += 1
+        self.totals.checks += sum(r.role == "check" for r in records)
+        self.totals.files = len(self.owner)
+        if leaf.saturated:
+            log.warning("size %d of %r holds more files than search lists; some are unreachable", leaf.rng.lo, query)
+        if self.on_progress:
+            self.on_progress(self.totals)
+
+    def split(self, query: str, record: LeafRecord, hits: dict[tuple[str, str], Hit]) -> None:
+        self._write_hits(record.query_id, query, hits)
+        self._write_frontier(query, [record])
+        self.totals.splits += 1
+        self.totals.files = len(self.owner)
+        if self.on_progress:
+            self.on_progress(self.totals)
+
+
+def platform_queries(names: Iterable[str] | None = None) -> list[tuple[str, str]]:
+    """(platform, query) pairs for the chosen platforms (all by default), in registry order."""
+    chosen = [platform_registry.get(n) for n in names] if names else list(platform_registry.PLATFORMS)
+    return [(p.name, q) for p in chosen for q in p.queries]
+
+
+def crawl_queries_into(corpus: Corpus, search: SearchFn, queries: list[tuple[str, str]],
+                       fetch_content: Callable[[Hit], bytes | None] | None,
+                       fetch_repo: Callable[[str], dict | None] | None,
+                       reserve: Callable[[int], None] | None = None,
+                       on_progress: Callable[[CrawlTotals], None] | None = None,
+                       on_query: Callable[[str, str], None] | None = None) -> tuple[CrawlEngine, CorpusSink]:
+    """Crawl ``queries`` into ``corpus``, resuming from its ``crawl_queries`` frontier."""
+    sink = CorpusSink(corpus, {q: p for p, q in queries}, fetch_content, fetch_repo, on_progress)
+    engine = CrawlEngine(search, reserve=reserve)
+    sink.rebuild_model(engine.model)
+    sink.totals.queries = len(queries)
+    for query in sink.rows:  # finished queries (of any earlier run or task) shape the size prior
+        done = sink.done_leaves(query)
+        if _tiles(done):
+            engine.prior.add_query(done)
+    for platform, query in queries:
+        if on_query:
+            on_query(platform, query)
+        done = sink.done_leaves(query)
+        if not _tiles(done):
+            engine.crawl_query(query, sink, done=done)
+        sink.totals.queries_done += 1
+        if on_progress:
+            on_progress(sink.totals)
+    return engine, sink
+
+
+def _tiles(done: list[tuple[SizeRange, int]], hi: int = MAX_INDEXED) -> bool:
+    pos = 0
+    for rng, _ in sorted(done):
+        if rng.lo == pos:
+            pos = rng.hi
+    return pos >= hi
+
+
+@dataclass
+class CrawlSummary:
+    platforms: dict[str, int]
+    files: int
+    new_files: int
+    partitions: int
+    splits: int
+    checks: int
+    search_requests: int
+    core_requests: int
+    raw_requests: int
+    rate_limit_waits: int
+    waited_seconds: float
+    secondary_limits: int
+    server_errors: int
+
+    def line(self) -> str:
+        return (f"crawl: {self.files} files ({self.new_files} new) from {self.partitions} partitions "
+                f"({self.splits} split, {self.checks} checks); {self.search_requests} search requests, "
+                f"{self.core_requests} core, {self.raw_requests} raw; {self.rate_limit_waits} rate-limit waits "
+                f"({self.waited_seconds / 3600:.2f} h), {self.secondary_limits} secondary limits, "
+                f"{self.server_errors} server errors")
+
+
+def run_github_crawl(corpus: Corpus, api_url: str, tokens, platforms: Iterable[str] | None = None,
+                     clock=None, on_progress=None, on_query=None, on_wait=None) -> CrawlSummary:
+    """The whole GitHub crawl of the chosen platforms into ``corpus`` (resumable; see module docstring).
+
+    ``on_progress(totals, client_stats)`` is called after every partition."""
+    from aac.collectors.github import GitHubClient
+
+    client = GitHubClient(tokens, api_url=api_url, clock=clock, on_wait=on_wait)
+    try:
+        def content(hit: Hit) -> bytes | None:
+            ref = hit.ref
+            if not ref:
+                meta = client.repo_meta(hit.repo)
+                ref = (meta or {}).get("default_branch") or "HEAD"
+            return client.raw(hit.repo, ref, hit.path)
+
+        progress = (lambda t: on_progress(t, client.stats)) if on_progress else None
+        engine, sink = crawl_queries_into(corpus, client.search_code, platform_queries(platforms), content,
+                                          client.repo_meta, reserve=lambda n: client.reserve("search", n),
+                                          on_progress=progress, on_query=on_query)
+        st = client.stats
+        t = sink.totals
+        counts = {r["platform"]: r["n"] for r in corpus.sql(
+            "select platform, count(*) as n from artifacts where status = 'collected' group by platform").to_pylist()}
+        return CrawlSummary(dict(sorted(counts.items())), len(sink.owner), t.new_files, t.partitions,
+                            t.splits, t.checks, st.search_requests, st.core_requests, st.raw_requests,
+                            st.rate_limit_waits, st.waited_seconds, st.secondary_limits, st.server_errors)
+    finally:
+        client.close()

@@ -1,0 +1,271 @@
+"""The crawl engine: drives the size partitioner over one search function, page by page.
+
+It knows nothing about HTTP or storage: ``search(query, page)`` returns a :class:`Page` (the GitHub client
+provides one over PyGithub, tests provide an in-memory index) and a :class:`Sink` receives each completed leaf
+and each split candidate, so the same engine runs the real crawl, the benchmark and the property tests.
+
+What it adds on top of :mod:`aac.collectors.partition`:
+- ``incomplete_results``: the page is fetched again (up to 3 times) and the attempts are merged, because a
+  short incomplete page would otherwise look like the last page.
+- unstable order: when a later page repeats files seen on earlier pages of the same pass, the order changed
+  mid-pagination and files may have slipped past; the earlier pages are fetched again and merged.
+- verification of leaves by their halves, feeding the loss model (see ``partition``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Protocol
+from urllib.parse import parse_qs, urlparse
+
+from aac.collectors.partition import (
+    MAX_INDEXED,
+    PER_PAGE,
+    RESULT_CAP,
+    LossModel,
+    Observation,
+    SizePrior,
+    SizeRange,
+    SweepPlan,
+    saturated,
+)
+from aac.ids import stable_id
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One code-search result, reduced to what the collector needs."""
+
+    repo: str
+    path: str
+    blob_sha: str | None = None
+    ref: str | None = None  # commit the result's url is pinned to (``?ref=``)
+    html_url: str | None = None
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return (self.repo, self.path)
+
+    @classmethod
+    def from_item(cls, item: dict) -> "Hit":
+        url = item.get("url") or ""
+        ref = (parse_qs(urlparse(url).query).get("ref") or [None])[0]
+        repo = (item.get("repository") or {}).get("full_name") or ""
+        return cls(repo=repo, path=item.get("path") or "", blob_sha=item.get("sha"), ref=ref,
+                   html_url=item.get("html_url"))
+
+
+@dataclass
+class Page:
+    hits: list[Hit]
+    total_count: int | None
+    incomplete: bool = False
+
+
+SearchFn = Callable[[str, int], Page]
+
+
+def query_id(query: str, rng: SizeRange, role: str = "range") -> str:
+    return stable_id(query, str(rng.lo), str(rng.hi), role)
+
+
+@dataclass
+class RangeResult:
+    rng: SizeRange
+    hits: dict[tuple[str, str], Hit]
+    reported_total: int | None
+    pages: int
+    complete: bool
+    requests: int = 0
+
+
+@dataclass
+class LeafRecord:
+    """A crawled range as it goes to ``crawl_queries``: role is leaf | split | check."""
+
+    query: str
+    rng: SizeRange
+    role: str
+    reported_total: int | None
+    pages: int
+    fetched: int
+    lost: int | None = None  # for verified leaves/halves: files their halves found that they missed
+    saturated: bool = False
+
+    @property
+    def query_id(self) -> str:
+        return query_id(self.query, self.rng, "check" if self.role == "check" else "range")
+
+    @property
+    def state(self) -> str:
+        return {"leaf": "done", "split": "split", "check": "checked"}[self.role]
+
+
+class Sink(Protocol):
+    def leaf_done(self, query: str, records: list[LeafRecord], hits: dict[tuple[str, str], Hit]) -> None: ...
+
+    def split(self, query: str, record: LeafRecord, hits: dict[tuple[str, str], Hit]) -> None: ...
+
+
+class NullSink:
+    """Collects everything in memory (benchmarks and tests)."""
+
+    def __init__(self) -> None:
+        self.hits: dict[tuple[str, str], Hit] = {}
+        self.records: list[LeafRecord] = []
+
+    def leaf_done(self, query, records, hits):
+        self.records.extend(records)
+        self.hits.update(hits)
+
+    def split(self, query, record, hits):
+        self.records.append(record)
+        self.hits.update(hits)
+
+
+@dataclass
+class EngineStats:
+    requests: int = 0
+    probes_wasted: int = 0  # pages of candidates that were split
+    check_requests: int = 0
+    refetches: int = 0  # incomplete_results and order-change re-fetches
+    leaves: int = 0
+    splits: int = 0
+    saturated: int = 0
+    per_query: dict[str, int] = field(default_factory=dict)
+
+
+class CrawlEngine:
+    def __init__(self, search: SearchFn, model: LossModel | None = None, prior: SizePrior | None = None,
+                 per_page: int = PER_PAGE, result_cap: int = RESULT_CAP, verify: bool = True,
+                 on_request: Callable[[], None] | None = None, reserve: Callable[[int], None] | None = None):
+        self.search = search
+        self.model = model or LossModel(result_cap=result_cap, per_page=per_page)
+        self.prior = prior if prior is not None else SizePrior()
+        self.per_page = per_page
+        self.result_cap = result_cap
+        self.verify = verify
+        self.stats = EngineStats()
+        self.on_request = on_request
+        self.reserve = reserve
+
+    # ---- pages -------------------------------------------------------------------------------------
+    def _page(self, q: str, page: int) -> Page:
+        """One page; an incomplete page is fetched again and the attempts merged."""
+        merged: dict[tuple[str, str], Hit] = {}
+        res = None
+        for attempt in range(3):
+            self.stats.requests += 1
+            if attempt:
+                self.stats.refetches += 1
+            if self.on_request:
+                self.on_request()
+            res = self.search(q, page)
+            for h in res.hits:
+                merged.setdefault(h.key, h)
+            if not res.incomplete:
+                break
+        assert res is not None
+        if res.incomplete or len(merged) > len(res.hits):
+            return Page(list(merged.values()), res.total_count, res.incomplete)
+        return res
+
+    def fetch_range(self, query: str, rng: SizeRange, plan: SweepPlan | None = None, expect: int = 0) -> RangeResult:
+        """All pages of ``query`` restricted to ``rng``; stops early when ``plan`` says it cannot be a leaf.
+
+        ``expect`` (files) lets the client wait first for a rate-limit window that fits all the pages.
+        """
+        if self.reserve is not None:
+            self.reserve(min(self.result_cap, expect) // self.per_page + 1)
+        q = f"{query} {rng.qualifier()}".strip()
+        hits: dict[tuple[str, str], Hit] = {}
+        reported: int | None = None
+        start = self.stats.requests
+        page = 1
+        complete = False
+        first_dup_page = 0
+        seen_this_pass: set[tuple[str, str]] = set()
+        max_pages = self.result_cap // self.per_page
+        while True:
+            res = self._page(q, page)
+            if page == 1:
+                reported = res.total_count
+            keys = [h.key for h in res.hits]
+            if page > 1 and not first_dup_page and any(k in seen_this_pass for k in keys):
+                first_dup_page = page
+            seen_this_pass.update(keys)
+            for h in res.hits:
+                hits.setdefault(h.key, h)
+            if len(res.hits) < self.per_page:
+                complete = True
+                break
+            if page >= max_pages:
+                break
+            if plan is not None and plan.should_abort(rng, reported, len(hits), page):
+                break
+            page += 1
+        pages = page
+        if first_dup_page and complete:
+            # the order changed while paging: files that moved onto pages already read were skipped
+            for again in range(1, first_dup_page):
+                self.stats.refetches += 1
+                for h in self._page(q, again).hits:
+                    hits.setdefault(h.key, h)
+        return RangeResult(rng, hits, reported, pages, complete, self.stats.requests - start)
+
+    # ---- verification --------------------------------------------------------------------------------
+    def _verify(self, query: str, rng: SizeRange, hits: dict, records: list[LeafRecord]) -> int:
+        """Fetch both halves; record in the model whether they found more. Returns files the leaf missed."""
+        halves = rng.halves(self.prior)
+        if halves is None:
+            return 0
+        before = self.stats.requests
+        found = dict(hits)
+        subs = []
+        for h in halves:
+            r = self.fetch_range(query, h, expect=len(hits) // 2 + self.per_page // 2)
+            subs.append(r)
+            for k, v in r.hits.items():
+                found.setdefault(k, v)
+        lost = len(found) - len(hits)
+        self.model.record_check(len(hits), lost)
+        hits.update(found)
+        for r in subs:
+            sub_lost = None
+            if r.complete and self.model.needs_check(len(r.hits)):
+                sub_hits = dict(r.hits)
+                sub_lost = self._verify(query, r.rng, sub_hits, records)
+                hits.update(sub_hits)
+            records.append(LeafRecord(query, r.rng, "check", r.reported_total, r.pages, len(r.hits), sub_lost))
+        self.stats.check_requests += self.stats.requests - before
+        return lost
+
+    # ---- one query ---------------------------------------------------------------------------------
+    def crawl_query(self, query: str, sink: Sink, done: list[tuple[SizeRange, int]] | None = None,
+                    lo: int = 0, hi: int = MAX_INDEXED) -> SweepPlan:
+        """Sweep one query's size axis to the end, resuming after the completed leaves in ``done``."""
+        plan = SweepPlan(self.model, self.prior, lo=lo, hi=hi, done=done)
+        start = self.stats.requests
+        while (rng := plan.next_range()) is not None:
+            res = self.fetch_range(query, rng, plan, expect=self.model.target())
+            outcome = plan.observe(Observation(rng, res.reported_total, len(res.hits), res.complete))
+            if outcome == "split":
+                self.stats.splits += 1
+                self.stats.probes_wasted += res.requests
+                sink.split(query, LeafRecord(query, rng, "split", res.reported_total, res.pages, len(res.hits)), res.hits)
+                continue
+            hits = dict(res.hits)
+            records: list[LeafRecord] = []
+            lost = None
+            if self.verify and res.complete and self.model.needs_check(len(hits)):
+                lost = self._verify(query, rng, hits, records)
+            sat = saturated(rng, len(res.hits), self.result_cap) or (not res.complete and rng.width == 1)
+            self.stats.saturated += sat
+            self.stats.leaves += 1
+            records.append(LeafRecord(query, rng, "leaf", res.reported_total, res.pages, len(res.hits), lost, sat))
+            sink.leaf_done(query, records, hits)
+        if plan.leaves and sum(n for _, n in plan.leaves) >= self.per_page:
+            self.prior.add_query(plan.leaves)
+        self.stats.per_query[query] = self.stats.per_query.get(query, 0) + self.stats.requests - start
+        return plan

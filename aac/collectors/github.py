@@ -1,0 +1,342 @@
+"""GitHub REST client for the crawl: PyGithub's transport with our own clock-aware limit handling.
+
+PyGithub (``Github(base_url=..., retry=None, seconds_between_requests=0)``) does the HTTP, auth and error
+mapping; its own sleeping retry is switched off so that every wait goes through a :class:`Clock`:
+
+- primary limits: a response with ``x-ratelimit-remaining: 0`` marks the token spent until
+  ``x-ratelimit-reset``; the next request uses another token of the pool or sleeps until the earliest reset;
+- secondary limits (403/429 with remaining > 0): ``retry-after`` is obeyed; without it the token rests 60 s,
+  doubling on each consecutive hit (GitHub's documented advice);
+- 5xx, timeouts and connection errors: exponential backoff, up to ``max_retries``;
+- content comes from the raw route pinned to the result's commit (no API quota); repo metadata is fetched
+  once per repository and cached.
+
+Sleeping: :class:`RealClock` on GitHub. An emulator that answers ``X-Emulator-Clock: virtual`` is slept on by
+advancing its clock (:class:`ServerClock`), so a crawl that waits hours of rate-limit windows takes seconds.
+GitHub Enterprise is the same code with ``api_url=https://HOST/api/v3``.
+
+Tokens never leave this module in clear: errors are scrubbed, stats and reprs carry only a token's index.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import quote, urlparse
+
+from aac.collectors.clock import Clock, RealClock
+from aac.collectors.crawl import Hit, Page
+from aac.config import DEFAULT_GITHUB_API, Secret
+
+log = logging.getLogger(__name__)
+
+# The emulator (http.server, keep-alive) answers in two TCP writes, which meets the client's delayed ACK and costs
+# ~40 ms per request on a kept-alive connection; a fresh connection per request takes ~2 ms. So requests to an
+# emulator (it says so in X-Emulator-Clock) outside PyGithub use one-shot connections; GitHub gets the pool.
+EMULATOR_HEADERS = {"Connection": "close"}
+
+SECONDARY_BASE_WAIT = 60.0
+SECONDARY_MAX_WAIT = 15 * 60.0
+
+
+class GitHubError(RuntimeError):
+    """A request that failed for good (after retries, or a 4xx that retrying cannot fix)."""
+
+    def __init__(self, message: str, status: int | None = None):
+        super().__init__(message)
+        self.status = status
+
+
+class ServerClock:
+    """Sleeps by advancing an emulator's virtual clock over HTTP (``POST /_emulator/clock/advance``)."""
+
+    def __init__(self, api_url: str):
+        import requests
+
+        self.api_url = api_url.rstrip("/")
+        self.http = requests  # one-shot connections (see EMULATOR_HEADERS)
+
+    def now(self) -> float:
+        r = self.http.get(f"{self.api_url}/_emulator/clock", timeout=10, headers=EMULATOR_HEADERS)
+        r.raise_for_status()
+        return float(r.json()["now"])
+
+    def sleep(self, seconds: float) -> None:
+        if seconds > 0:
+            r = self.http.post(f"{self.api_url}/_emulator/clock/advance", data=json.dumps({"seconds": seconds}),
+                                  headers={"Content-Type": "application/json", **EMULATOR_HEADERS}, timeout=10)
+            r.raise_for_status()
+
+
+@dataclass
+class _Token:
+    index: int
+    gh: Any  # github.Github
+    secret: Secret
+    available_at: dict[str, float] = field(default_factory=dict)  # resource -> time it may be used again
+    remaining: dict[str, tuple[int, float]] = field(default_factory=dict)  # resource -> (remaining, reset)
+    secondary_streak: int = 0
+
+    def __repr__(self) -> str:
+        return f"<token #{self.index}>"
+
+
+@dataclass
+class ClientStats:
+    search_requests: int = 0
+    core_requests: int = 0
+    raw_requests: int = 0
+    rate_limit_waits: int = 0
+    waited_seconds: float = 0.0
+    secondary_limits: int = 0
+    primary_refusals: int = 0
+    server_errors: int = 0
+    retries: int = 0
+
+    def as_dict(self) -> dict:
+        return dict(self.__dict__)
+
+
+def raw_base_for(api_url: str) -> str:
+    """Where raw file content lives: raw.githubusercontent.com for github.com, ``{api}/raw`` otherwise."""
+    if urlparse(api_url).hostname == "api.github.com":
+        return "https://raw.githubusercontent.com"
+    return api_url.rstrip("/") + "/raw"
+
+
+class GitHubClient:
+    def __init__(self, tokens: Sequence[Secret | str], api_url: str = DEFAULT_GITHUB_API, clock: Clock | None = None,
+                 raw_url: str | None = None, max_retries: int = 10, timeout: int = 30,
+                 on_wait: Callable[[float, str], None] | None = None):
+        from github import Auth, Github
+        import requests
+
+        if not tokens:
+            raise GitHubError("code search needs a token: set GITHUB_TOKEN (or GITHUB_TOKENS=t1,t2,...)")
+        self.api_url = api_url.rstrip("/")
+        self.raw_url = (raw_url or raw_base_for(self.api_url)).rstrip("/")
+        self.max_retries = max_retries
+        self.timeout = timeout
+        self.on_wait = on_wait
+        self._secrets = [t if isinstance(t, Secret) else Secret(t) for t in tokens]
+        self.tokens = [
+            _Token(i, Github(base_url=self.api_url, auth=Auth.Token(s.reveal()), retry=None, timeout=timeout,
+                             seconds_between_requests=0, seconds_between_writes=0, per_page=100), s)
+            for i, s in enumerate(self._secrets)
+        ]
+        self.session = requests.Session()  # raw content and emulator control: never carries a token
+        self._clock_given = clock is not None
+        self._emulated = False
+        self.clock: Clock = clock if clock is not None else RealClock()
+        self.stats = ClientStats()
+        self._repo_cache: dict[str, dict | None] = {}
+        self._next = 0
+
+    # ---- secrets -----------------------------------------------------------------------------------
+    def scrub(self, text: str) -> str:
+        for s in self._secrets:
+            v = s.reveal()
+            if v:
+                text = text.replace(v, "***")
+        return text
+
+    # ---- clock & tokens ----------------------------------------------------------------------------
+    def _adopt_clock(self, headers: dict) -> None:
+        if "x-emulator-clock" in headers:
+            self._emulated = True
+        if not self._clock_given and str(headers.get("x-emulator-clock", "")).lower() == "virtual":
+            if not isinstance(self.clock, ServerClock):
+                self.clock = ServerClock(self.api_url)
+
+    def _sleep(self, seconds: float, why: str) -> None:
+        if seconds <= 0:
+            return
+        self.stats.rate_limit_waits += why != "backoff"
+        self.stats.waited_seconds += seconds
+        if self.on_wait:
+            self.on_wait(seconds, why)
+        self.clock.sleep(seconds)
+
+    def _pick(self, resource: str) -> _Token:
+        """The next token free for ``resource`` (round robin), sleeping until one is if none is."""
+        now = self.clock.now()
+        n = len(self.tokens)
+        for k in range(n):
+            tok = self.tokens[(self._next + k) % n]
+            if tok.available_at.get(resource, 0.0) <= now:
+                self._next = (tok.index + 1) % n
+                return tok
+        soonest = min(self.tokens, key=lambda t: t.available_at.get(resource, 0.0))
+        self._sleep(soonest.available_at[resource] - now, "rate_limit")
+        return soonest
+
+    def reserve(self, resource: str, n: int) -> None:
+        """Wait, if needed, until some token can make ``n`` requests in a row.
+
+        Paging one range inside a single rate-limit window keeps its pages in one result order (search order is
+        not stable over time); the wait costs time, never requests.
+        """
+        now = self.clock.now()
+        best = None
+        for tok in self.tokens:
+            rem, reset = tok.remaining.get(resource, (None, 0.0))
+            if rem is None or rem >= n or reset + 1.0 <= now:
+                return
+            best = reset if best is None else min(best, reset)
+        if best is not None:
+            self._sleep(best + 1.0 - now, "rate_limit")
+            for tok in self.tokens:
+                tok.remaining.pop(resource, None)
+
+    @staticmethod
+    def _limits(headers: dict) -> tuple[int | None, float | None]:
+        try:
+            remaining = int(headers["x-ratelimit-remaining"])
+        except (KeyError, TypeError, ValueError):
+            remaining = None
+        try:
+            reset = float(headers["x-ratelimit-reset"])
+        except (KeyError, TypeError, ValueError):
+            reset = None
+        return remaining, reset
+
+    def _note(self, tok: _Token, resource: str, headers: dict) -> None:
+        """After a response: a spent token waits for its window's reset (+1 s for clock skew)."""
+        remaining, reset = self._limits(headers)
+        if remaining is not None and reset is not None:
+            tok.remaining[resource] = (remaining, reset)
+        if remaining == 0 and reset is not None:
+            tok.available_at[resource] = max(tok.available_at.get(resource, 0.0), reset + 1.0)
+
+    # ---- requests ----------------------------------------------------------------------------------
+    def _api(self, resource: str, path: str, params: dict | None = None) -> Any:
+        """GET an API path with limit handling and retries; returns the decoded JSON."""
+        from github import GithubException
+        import requests
+
+        backoff = 1.0
+        last = ""
+        for attempt in range(self.max_retries + 1):
+            tok = self._pick(resource)
+            if resource == "search":
+                self.stats.search_requests += 1
+            else:
+                self.stats.core_requests += 1
+            if attempt:
+                self.stats.retries += 1
+            try:
+                headers, data = tok.gh.requester.requestJsonAndCheck("GET", path, parameters=params)
+            except GithubException as exc:
+                headers = {str(k).lower(): v for k, v in (exc.headers or {}).items()}
+                self._adopt_clock(headers)
+                status = exc.status
+                last = f"HTTP {status}: {(exc.data or {}).get('message', '') if isinstance(exc.data, dict) else ''}"
+                if status in (403, 429):
+                    remaining, reset = self._limits(headers)
+                    retry_after = headers.get("retry-after")
+                    now = self.clock.now()
+                    if retry_after is not None:
+                        self.stats.secondary_limits += 1
+                        tok.available_at[resource] = now + float(retry_after)
+                    elif remaining == 0 and reset is not None:
+                        self.stats.primary_refusals += 1
+                        tok.available_at[resource] = max(now, reset) + 1.0
+                    elif status == 403 and "rate limit" not in last.lower() and "abuse" not in last.lower():
+                        raise GitHubError(self.scrub(f"GET {path} refused: {last}"), status) from None
+                    else:
+                        self.stats.secondary_limits += 1
+                        tok.secondary_streak += 1
+                        wait = min(SECONDARY_MAX_WAIT, SECONDARY_BASE_WAIT * 2 ** (tok.secondary_streak - 1))
+                        tok.available_at[resource] = now + wait
+                    continue
+                if status >= 500:
+                    self.stats.server_errors += 1
+                    self._sleep(backoff, "backoff")
+                    backoff = min(backoff * 2, 60.0)
+                    continue
+                raise GitHubError(self.scrub(f"GET {path} failed: {last}"), status) from None
+            except (requests.ConnectionError, requests.Timeout) as exc:
+                last = type(exc).__name__
+                self.stats.server_errors += 1
+                self._sleep(backoff, "backoff")
+                backoff = min(backoff * 2, 60.0)
+                continue
+            headers = {str(k).lower(): v for k, v in headers.items()}
+            self._adopt_clock(headers)
+            self._note(tok, resource, headers)
+            tok.secondary_streak = 0
+            return data
+        raise GitHubError(self.scrub(f"GET {path} gave up after {self.max_retries + 1} attempts: {last}"))
+
+    def search_code(self, query: str, page: int = 1, per_page: int = 100) -> Page:
+        data = self._api("search", "/search/code", {"q": query, "page": page, "per_page": per_page})
+        hits = [Hit.from_item(it) for it in data.get("items") or []]
+        return Page(hits, data.get("total_count"), bool(data.get("incomplete_results")))
+
+    def repo_meta(self, full_name: str) -> dict | None:
+        """Repository metadata (once per repo): None when the repository is gone (404)."""
+        if full_name in self._repo_cache:
+            return self._repo_cache[full_name]
+        try:
+            data = self._api("core", f"/repos/{quote(full_name, safe='/')}")
+        except GitHubError as exc:
+            if exc.status in (404, 451):
+                self._repo_cache[full_name] = None
+                return None
+            raise
+        lic = data.get("license") or {}
+        meta = {
+            "full_name": data.get("full_name") or full_name,
+            "stars": data.get("stargazers_count"),
+            "forks": data.get("forks_count"),
+            "language": data.get("language"),
+            "license_spdx": lic.get("spdx_id") if lic else None,
+            "license_source": "api" if lic else "none",
+            "default_branch": data.get("default_branch"),
+            "pushed_at": data.get("pushed_at"),
+            "is_fork": bool(data.get("fork")),
+            "archived": bool(data.get("archived")),
+        }
+        self._repo_cache[full_name] = meta
+        return meta
+
+    def raw(self, full_name: str, ref: str, path: str) -> bytes | None:
+        """File bytes pinned to ``ref`` from the raw route (no API quota). None when the file is gone (404)."""
+        import requests
+
+        url = f"{self.raw_url}/{quote(full_name, safe='/')}/{quote(ref, safe='')}/{quote(path, safe='/')}"
+        backoff = 1.0
+        last = ""
+        for _ in range(self.max_retries + 1):
+            self.stats.raw_requests += 1
+            try:
+                if self._emulated:
+                    r = requests.get(url, timeout=self.timeout, headers=EMULATOR_HEADERS)
+                else:
+                    r = self.session.get(url, timeout=self.timeout)
+            except (requests.ConnectionError, requests.Timeout) as exc:
+                last = type(exc).__name__
+            else:
+                self._adopt_clock({k.lower(): v for k, v in r.headers.items()})
+                if r.status_code == 200:
+                    return r.content
+                if r.status_code == 404:
+                    return None
+                last = f"HTTP {r.status_code}"
+                if r.status_code < 500 and r.status_code != 429:
+                    raise GitHubError(f"raw {full_name}/{path}@{ref}: {last}", r.status_code)
+            self.stats.server_errors += 1
+            self._sleep(backoff, "backoff")
+            backoff = min(backoff * 2, 60.0)
+        raise GitHubError(f"raw {full_name}/{path}@{ref} gave up: {last}")
+
+    def close(self) -> None:
+        for t in self.tokens:
+            try:
+                t.gh.close()
+            except Exception:  # closing is best effort
+                pass
+        self.session.close()

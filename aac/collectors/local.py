@@ -1,0 +1,123 @@
+"""The same ``artifacts``/``repos`` rows from a folder of local checkouts (enterprise and offline use).
+
+``DIR`` is either one checkout or a folder whose sub-folders are checkouts (or plain folders). Every file whose
+repository-relative path a platform recognises becomes an artifact. For a git checkout the repo name comes from
+``remote.origin.url`` and the commit from ``git rev-parse HEAD``; otherwise the folder name under ``local/``.
+The license is a guess from the LICENSE file's text (``license_source = "license_file"``), ``unknown`` when it
+cannot be told. Rows are written per checkout under a stable part name, so a rerun replaces, never duplicates.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import subprocess
+from collections.abc import Iterable, Iterator
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pyarrow as pa
+
+from aac.collectors import platforms as registry
+from aac.collectors.collect import artifact_row, repo_row
+from aac.collectors.crawl import Hit
+from aac.ids import stable_id
+from aac.schema import ARTIFACTS, REPOS
+from aac.store import Corpus
+
+SKIP_DIRS = {".git", "node_modules", ".venv", "venv", "__pycache__", ".tox", "dist", "build", ".mypy_cache"}
+
+# Distinctive phrases of common licenses, most specific first (a guess, recorded as such).
+LICENSE_MARKERS: tuple[tuple[str, str], ...] = (
+    ("AGPL-3.0", r"GNU AFFERO GENERAL PUBLIC LICENSE"),
+    ("LGPL-3.0", r"GNU LESSER GENERAL PUBLIC LICENSE"),
+    ("GPL-3.0", r"GNU GENERAL PUBLIC LICENSE\s+Version 3"),
+    ("GPL-2.0", r"GNU GENERAL PUBLIC LICENSE\s+Version 2"),
+    ("Apache-2.0", r"Apache License,?\s+Version 2\.0"),
+    ("MPL-2.0", r"Mozilla Public License,?\s+(?:Version|v\.?)\s*2\.0"),
+    ("BSD-3-Clause", r"Neither the name of"),
+    ("BSD-2-Clause", r"Redistributions in binary form must reproduce"),
+    ("MIT", r"Permission is hereby granted, free of charge"),
+    ("ISC", r"Permission to use, copy, modify, and/or distribute this software for any purpose"),
+    ("Unlicense", r"This is free and unencumbered software released into the public domain"),
+    ("CC0-1.0", r"CC0 1\.0 Universal"),
+)
+SPDX_LINE = re.compile(r"SPDX-License-Identifier:\s*([\w.+-]+)")
+
+
+def guess_license(text: str) -> str:
+    m = SPDX_LINE.search(text)
+    if m:
+        return m.group(1)
+    for spdx, pattern in LICENSE_MARKERS:
+        if re.search(pattern, text, re.IGNORECASE):
+            return spdx
+    return "unknown"
+
+
+def _git(root: Path, *args: str) -> str | None:
+    try:
+        out = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, timeout=20)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return out.stdout.strip() if out.returncode == 0 and out.stdout.strip() else None
+
+
+def repo_name(root: Path) -> str:
+    """``owner/name`` from the origin remote (https or ssh), else ``local/<folder>``."""
+    url = _git(root, "config", "--get", "remote.origin.url") if (root / ".git").exists() else None
+    if url:
+        m = re.search(r"[:/]([^/:]+)/([^/]+?)(?:\.git)?/?$", url)
+        if m:
+            return f"{m.group(1)}/{m.group(2)}"
+    return f"local/{root.resolve().name}"
+
+
+def checkouts(folder: Path) -> list[Path]:
+    """The checkout roots under ``folder``: itself if it is one (or holds agent files directly), else its sub-folders."""
+    if (folder / ".git").exists():
+        return [folder]
+    subs = sorted(p for p in folder.iterdir() if p.is_dir() and p.name not in SKIP_DIRS)
+    direct = [p for p in folder.iterdir() if p.is_file() and registry.platform_of(p.name)]
+    if direct or not subs:
+        return [folder]
+    return subs
+
+
+def agent_files(root: Path, names: Iterable[str] | None = None) -> Iterator[tuple[str, Path]]:
+    wanted = set(names) if names else None
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS)
+        for fn in sorted(filenames):
+            full = Path(dirpath) / fn
+            rel = full.relative_to(root).as_posix()
+            platform = registry.platform_of(rel)
+            if platform and (wanted is None or platform in wanted) and full.is_file():
+                yield rel, full
+
+
+def collect_local(corpus: Corpus, folder: Path, platforms: Iterable[str] | None = None) -> int:
+    """Write one artifacts part (and one repos row) per checkout; returns the number of agent files."""
+    when = datetime.now(timezone.utc)
+    total = 0
+    for root in checkouts(Path(folder)):
+        name = repo_name(root)
+        commit = _git(root, "rev-parse", "HEAD") if (root / ".git").exists() else None
+        lic_file = next((p for p in sorted(root.glob("LICEN[CS]E*")) if p.is_file()), None)
+        spdx = guess_license(lic_file.read_text(encoding="utf-8", errors="replace")) if lic_file else None
+        meta = {"full_name": name, "license_spdx": spdx,
+                "license_source": "license_file" if lic_file else "none",
+                "default_branch": _git(root, "rev-parse", "--abbrev-ref", "HEAD") if commit else None}
+        rows = []
+        for rel, full in agent_files(root, platforms):
+            raw = full.read_bytes()
+            blob = hashlib.sha1(b"blob %d\0" % len(raw) + raw, usedforsecurity=False).hexdigest()  # git's blob id
+            hit = Hit(repo=name, path=rel, ref=commit, blob_sha=blob)
+            rows.append(artifact_row(hit, raw, meta, registry.platform_of(rel), when))
+        part = "local-" + stable_id("local", str(root.resolve()))
+        if rows:
+            corpus.write_part("artifacts", part, pa.Table.from_pylist(rows, schema=ARTIFACTS))
+            corpus.write_part("repos", part, pa.Table.from_pylist([repo_row(meta, when)], schema=REPOS))
+        total += len(rows)
+    return total

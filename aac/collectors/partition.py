@@ -1,0 +1,415 @@
+"""Adaptive file-size partitioning for GitHub code search (pure logic, no I/O).
+
+GitHub's legacy code search returns at most 1,000 results per query, so a query matching more files must be
+cut into ``size:`` ranges. Two facts make the obvious approach (split until ``total_count`` < 1,000) lose files:
+
+- ``total_count`` undercounts, so a range reported under the cap can still hold more than the cap;
+- a range matching many files silently omits some of them, which a narrower range returns.
+
+So this module never trusts one number. A query is swept left to right over ``[0, 393216)`` (files of
+384 KB and more are never indexed) in ranges sized from *fetched* counts, not reported ones:
+
+1. **Probe** = page 1 with ``per_page=100`` of the candidate range. It is never wasted: if the range turns out
+   to be a leaf its first page is already in hand.
+2. **Split** if the probe's ``total_count`` (a lower bound of the true count) or the count fetched while paging
+   exceeds the abort limit; the next candidate is narrower, sized from what was seen.
+3. **Verify**: a completed leaf larger than any leaf already shown to be loss-free is checked by fetching its
+   two halves; if their union finds files the leaf missed, leaves of that size lose files and the target leaf
+   size shrinks (:class:`LossModel`). Checks are recursive and stop once a size is shown to be clean, so after a
+   few checks the crawl runs at a target just under a whole number of pages.
+
+Widths are chosen in ``u = ln(1 + size)`` space, where file sizes are roughly normal, from the density of the
+adjacent completed leaf (its exact fetched count), shaped by the size distribution learned from queries already
+finished (:class:`SizePrior`). Resume needs only the completed leaves: the sweep position is the end of the
+covered prefix.
+"""
+
+from __future__ import annotations
+
+import math
+from bisect import bisect_right
+from dataclasses import dataclass, field
+
+MAX_INDEXED = 384 * 1024  # files of this size and larger are not in the code-search index
+RESULT_CAP = 1000  # page * per_page > 1000 is refused
+PER_PAGE = 100
+TRUSTED_SMALL = PER_PAGE  # a leaf that fits on one page is not verified (nothing narrower is cheaper)
+
+
+def u_of(size: float) -> float:
+    """Log-size coordinate: file sizes are near log-normal, so densities are smooth in it."""
+    return math.log1p(max(0.0, size))
+
+
+def size_of(u: float) -> float:
+    return math.expm1(u)
+
+
+@dataclass(frozen=True, order=True)
+class SizeRange:
+    """Half-open byte range ``[lo, hi)``."""
+
+    lo: int
+    hi: int
+
+    def __post_init__(self) -> None:
+        if not (0 <= self.lo < self.hi):
+            raise ValueError(f"empty or negative size range [{self.lo}, {self.hi})")
+
+    @property
+    def width(self) -> int:
+        return self.hi - self.lo
+
+    def qualifier(self) -> str:
+        """The legacy ``size:`` qualifier selecting exactly this range (inclusive bounds)."""
+        last = self.hi - 1
+        return f"size:{self.lo}" if last == self.lo else f"size:{self.lo}..{last}"
+
+    def halves(self, prior: "SizePrior | None" = None) -> tuple["SizeRange", "SizeRange"] | None:
+        """Two halves holding about the same number of files by ``prior`` (else split at the log-size midpoint);
+        at least one byte each; None for a 1-byte range."""
+        if self.width < 2:
+            return None
+        a, b = u_of(self.lo), u_of(self.hi)
+        m = prior.mass(a, b) if prior is not None and prior.ready else 0.0
+        u_mid = prior.u_for_mass(a, m / 2) if m > 0 else (a + b) / 2
+        mid = int(round(size_of(u_mid)))
+        mid = min(max(mid, self.lo + 1), self.hi - 1)
+        return SizeRange(self.lo, mid), SizeRange(mid, self.hi)
+
+    @property
+    def u_width(self) -> float:
+        return u_of(self.hi) - u_of(self.lo)
+
+
+def pages_for(n: int, per_page: int = PER_PAGE) -> int:
+    return max(1, math.ceil(n / per_page))
+
+
+def snap_to_pages(x: float, rel_err: float = 0.1, per_page: int = PER_PAGE) -> int:
+    """A leaf-size target just under a whole number of pages and safely under ``x``.
+
+    A leaf of 405 files costs five pages for four pages' worth, so the target sits a little under the page
+    boundary below ``x``; a leaf that overshoots the boundary costs one page, one that overshoots ``x`` costs a
+    check, hence the wider margin there. ``rel_err`` is the RMS relative error of count predictions so far.
+    """
+    if x < per_page:
+        return max(1, int(x))
+    k = int(x // per_page) * per_page
+    return max(per_page // 2, int(min(k / (1.0 + 0.8 * rel_err), x / (1.0 + 2.0 * rel_err))))
+
+
+@dataclass
+class LossModel:
+    """What the crawl has learned about how large a result set can be before the engine silently drops files.
+
+    ``clean_max``: the largest leaf whose halves found nothing more. ``lossy_min``: the smallest leaf whose
+    halves did. Both are order-independent aggregates, so the model can be rebuilt from stored checks.
+    """
+
+    result_cap: int = RESULT_CAP
+    per_page: int = PER_PAGE
+    clean_max: int = 0
+    lossy_min: int | None = None
+    checks: int = 0
+    max_loss_fraction: float = 0.0
+    lost_found: int = 0
+    ratios: list[float] = field(default_factory=list)  # reported_total / fetched on complete leaves
+    errors: list[float] = field(default_factory=list)  # fetched / predicted - 1 on complete leaves
+
+    def record_check(self, n: int, lost: int) -> None:
+        self.checks += 1
+        self.lost_found += lost
+        if lost > 0:
+            self.lossy_min = n if self.lossy_min is None else min(self.lossy_min, n)
+            self.max_loss_fraction = max(self.max_loss_fraction, lost / max(1, n + lost))
+        else:
+            self.clean_max = max(self.clean_max, n)
+
+    def record_ratio(self, reported: int | None, fetched: int) -> None:
+        if reported is not None and fetched >= self.per_page:
+            self.ratios.append(reported / fetched)
+
+    def record_error(self, predicted: float, fetched: int) -> None:
+        if predicted >= self.per_page:
+            self.errors.append(fetched / predicted - 1.0)
+
+    def rel_err(self) -> float:
+        """RMS relative error of recent count predictions (0.1 before evidence)."""
+        recent = self.errors[-40:]
+        if len(recent) < 5:
+            return 0.1
+        return min(0.5, max(0.03, math.sqrt(sum(e * e for e in recent) / len(recent))))
+
+    def undercount(self, q: float = 0.5) -> float:
+        """Quantile ``q`` of reported/fetched seen so far (how much total_count undercounts)."""
+        if len(self.ratios) < 3:
+            return {0.5: 0.8}.get(q, 0.9)
+        r = sorted(self.ratios)
+        return min(1.0, max(0.3, r[min(len(r) - 1, int(q * len(r)))]))
+
+    def loss_rate(self) -> float:
+        """The largest fraction of a leaf seen lost so far (0.05 before evidence)."""
+        return max(0.05, self.max_loss_fraction)
+
+    def safe_bound(self) -> float:
+        """Leaves up to this many fetched files are accepted unchecked.
+
+        A lossy leaf shows fewer files than it holds, so a leaf just above the clean size can look like one
+        just below it: the bound keeps a margin of the worst loss rate seen.
+        """
+        if self.clean_max < self.per_page:
+            return 0.0
+        bound = float(self.clean_max)
+        if self.lossy_min is not None:
+            bound = min(bound, self.lossy_min)
+        return bound * (1.0 - self.loss_rate())
+
+    def ceiling(self) -> float:
+        """The count a leaf should stay under: the safe bound once known, half the cap before any evidence."""
+        cap = self.result_cap * 0.95
+        if self.clean_max >= self.per_page:
+            return max(self.per_page, min(cap, self.safe_bound()))
+        if self.lossy_min is not None:
+            return max(self.per_page, min(cap, self.lossy_min / 2))
+        return self.result_cap / 2
+
+    def target(self) -> int:
+        return snap_to_pages(self.ceiling(), self.rel_err(), self.per_page)
+
+    def abort_limit(self) -> int:
+        """Fetched count at which paging a candidate stops: it cannot be a leaf (known-lossy size or the cap)."""
+        lim = self.result_cap
+        if self.lossy_min is not None:
+            lim = min(lim, self.lossy_min)
+        return max(self.per_page, lim)
+
+    def needs_check(self, n: int) -> bool:
+        return n > TRUSTED_SMALL and n > self.safe_bound()
+
+
+class SizePrior:
+    """The shape of the size distribution over u, as mass per range, learned from finished queries.
+
+    Before any query has finished it holds a weak default (log-normal around 1.5 KB, the shape of text files on
+    GitHub) that only seeds the first sweep; the first learned query replaces it. A small uniform floor keeps
+    every range's mass positive, so empty stretches are crossed in one step.
+    """
+
+    FLOOR = 0.5  # files spread uniformly over the whole axis
+
+    def __init__(self, default: bool = True) -> None:
+        self._edges: list[float] = []
+        self._cum: list[float] = []
+        self._pieces: list[tuple[float, float, float]] = []  # (u_lo, u_hi, count)
+        self.learned = False
+        if default:
+            mu, sigma, bins = u_of(1500), 1.2, 64
+            top = u_of(MAX_INDEXED)
+            for i in range(bins):
+                a, b = top * i / bins, top * (i + 1) / bins
+                m = 0.5 * (math.erf((b - mu) / (sigma * math.sqrt(2))) - math.erf((a - mu) / (sigma * math.sqrt(2))))
+                self._pieces.append((a, b, 1000.0 * m))
+            self._rebuild()
+
+    def add_query(self, leaves: list[tuple[SizeRange, int]]) -> None:
+        if not self.learned:
+            self._pieces = []
+            self.learned = True
+        self._pieces.extend((u_of(r.lo), u_of(r.hi), float(n)) for r, n in leaves)
+        self._rebuild()
+
+    def _rebuild(self) -> None:
+        top = u_of(MAX_INDEXED)
+        pieces = self._pieces + [(0.0, top, self.FLOOR)]
+        edges = sorted({e for lo, hi, _ in pieces for e in (lo, hi)})
+        dens = [0.0] * max(0, len(edges) - 1)
+        for lo, hi, n in pieces:
+            if hi <= lo:
+                continue
+            d = n / (hi - lo)
+            i = bisect_right(edges, lo) - 1
+            while i < len(edges) - 1 and edges[i] < hi:
+                dens[i] += d
+                i += 1
+        cum = [0.0]
+        for i, d in enumerate(dens):
+            cum.append(cum[-1] + d * (edges[i + 1] - edges[i]))
+        self._edges, self._cum = edges, cum
+
+    @property
+    def ready(self) -> bool:
+        return bool(self._cum) and self._cum[-1] > 0
+
+    def mass_below(self, u: float) -> float:
+        e, c = self._edges, self._cum
+        if not e or u <= e[0]:
+            return 0.0
+        if u >= e[-1]:
+            return c[-1]
+        i = bisect_right(e, u) - 1
+        frac = (u - e[i]) / (e[i + 1] - e[i])
+        return c[i] + frac * (c[i + 1] - c[i])
+
+    def mass(self, u_lo: float, u_hi: float) -> float:
+        return max(0.0, self.mass_below(u_hi) - self.mass_below(u_lo))
+
+    def u_for_mass(self, u_lo: float, m: float) -> float:
+        """The u at which the mass from ``u_lo`` reaches ``m`` (or the end of the axis)."""
+        e, c = self._edges, self._cum
+        goal = self.mass_below(u_lo) + m
+        if goal >= c[-1]:
+            return e[-1]
+        i = bisect_right(c, goal) - 1
+        i = min(max(i, 0), len(e) - 2)
+        span = c[i + 1] - c[i]
+        frac = 0.0 if span <= 0 else (goal - c[i]) / span
+        return max(u_lo, e[i] + frac * (e[i + 1] - e[i]))
+
+
+@dataclass
+class Observation:
+    """What one candidate range gave: the probe's total_count, the files fetched, whether paging completed."""
+
+    rng: SizeRange
+    reported_total: int | None
+    fetched: int
+    complete: bool
+
+
+class SweepPlan:
+    """The sweep over one query's size axis. Call :meth:`next_range`, crawl it, then :meth:`observe`.
+
+    Final leaves (complete observations) tile ``[lo, hi)`` exactly once, left to right, whatever the counts:
+    every candidate starts at the current position, a split only shortens the next candidate, and a
+    one-byte range is always accepted (it cannot be narrowed; it is marked ``saturated`` if over the cap).
+    """
+
+    GROWTH = 4.0  # a candidate is at most this many times wider (in u) than the last leaf
+    SHRINK = 0.7  # after a split the next candidate is at most this fraction of the split one
+
+    def __init__(self, model: LossModel, prior: SizePrior | None = None, lo: int = 0, hi: int = MAX_INDEXED,
+                 done: list[tuple[SizeRange, int]] | None = None):
+        self.model = model
+        self.prior = prior
+        self.lo, self.hi = lo, hi
+        self.pos = lo
+        self.leaves: list[tuple[SizeRange, int]] = []
+        self.last_split: Observation | None = None
+        self.root_estimate: float | None = None
+        self.predicted: float | None = None
+        for rng, n in sorted(done or []):
+            if rng.lo == self.pos:
+                self.leaves.append((rng, n))
+                self.pos = rng.hi
+
+    @property
+    def finished(self) -> bool:
+        return self.pos >= self.hi
+
+    def next_range(self) -> SizeRange | None:
+        if self.finished:
+            return None
+        if not self.leaves and self.last_split is None and self.root_estimate is None and self.pos == self.lo:
+            return SizeRange(self.lo, self.hi)  # the root probe: small queries finish here
+        u0 = u_of(self.pos)
+        w = self._width_u(u0)
+        hi = int(math.floor(size_of(u0 + w)))
+        if self.last_split is not None:
+            hi = min(hi, self.last_split.rng.hi - 1)
+        hi = max(self.pos + 1, min(hi, self.hi))
+        return SizeRange(self.pos, hi)
+
+    # ---- width selection -----------------------------------------------------------------------------
+    def _count_estimate(self, obs: Observation) -> float:
+        est = float(obs.fetched)
+        if obs.reported_total is not None:
+            est = max(est, obs.reported_total / self.model.undercount())
+        return est
+
+    def _scale(self, prior: SizePrior) -> float:
+        """Files of this query per unit of prior mass, from the most local evidence available."""
+        def ratio(pairs: list[tuple[SizeRange, float]]) -> tuple[float, float]:
+            n = sum(c for _, c in pairs)
+            m = sum(prior.mass(u_of(r.lo), u_of(r.hi)) for r, _ in pairs)
+            return n, m
+
+        if self.last_split is not None:
+            n, m = ratio([(self.last_split.rng, self._count_estimate(self.last_split))])
+            if m > 0:
+                return n / m
+        recent = [(r, float(c)) for r, c in self.leaves[-3:]]
+        n, m = ratio(recent)
+        if n >= 50 and m > 0:
+            return n / m
+        if self.root_estimate is not None:
+            return self.root_estimate / max(prior.mass(0.0, u_of(self.hi)), 1e-9)
+        return n / m if m > 0 and n > 0 else 1.0
+
+    def _width_u(self, u0: float) -> float:
+        target = float(self.model.target())
+        split = self.last_split
+        last = self.leaves[-1] if self.leaves else None
+        prior = self.prior if self.prior is not None and self.prior.ready else None
+        cap = float("inf")
+        if split is not None:
+            cap = split.rng.u_width * self.SHRINK
+        elif last is not None and (prior is None or not prior.learned):
+            cap = max(last[0].u_width * self.GROWTH, 1e-6)
+
+        if prior is not None:
+            scale = self._scale(prior)
+            w = prior.u_for_mass(u0, target / max(scale, 1e-9)) - u0
+            if w > 0:
+                w = min(w, cap)
+                self.predicted = scale * prior.mass(u0, u0 + w)
+                return w
+        ref = split.rng if split is not None else (last[0] if last else None)
+        ref_n = self._count_estimate(split) if split is not None else (last[1] if last else 0)
+        if ref is None or ref_n <= 0:
+            return cap if cap < float("inf") else 1e-6
+        dens = ref_n / max(ref.u_width, 1e-9)
+        w = min(target / dens, cap)
+        self.predicted = dens * w
+        return w
+
+    # ---- feedback ----------------------------------------------------------------------------------
+    def observe(self, obs: Observation) -> str:
+        """Record a candidate's outcome; returns ``"leaf"`` or ``"split"``."""
+        if obs.rng.lo != self.pos:
+            raise ValueError(f"observation for {obs.rng} but the sweep is at {self.pos}")
+        is_root = obs.rng.lo == self.lo and obs.rng.hi == self.hi and not self.leaves
+        if obs.complete or obs.rng.width == 1:
+            self.leaves.append((obs.rng, obs.fetched))
+            self.pos = obs.rng.hi
+            self.last_split = None
+            self.model.record_ratio(obs.reported_total, obs.fetched)
+            if self.predicted is not None and not is_root:
+                self.model.record_error(self.predicted, obs.fetched)
+            self.predicted = None
+            return "leaf"
+        if is_root:
+            self.root_estimate = self._count_estimate(obs)
+            self.predicted = None
+            return "split"  # the root gives the query's scale, not a local density
+        self.last_split = obs
+        self.predicted = None
+        return "split"
+
+    def should_abort(self, rng: SizeRange, reported_total: int | None, fetched: int, pages: int) -> bool:
+        """Whether paging ``rng`` should stop because it cannot be a leaf (never for a one-byte range).
+
+        After the probe, a total_count that means an over-limit range with better than even odds (judged by
+        the undercount seen so far) stops it: one page lost instead of several.
+        """
+        if rng.width == 1:
+            return False
+        lim = self.model.abort_limit()
+        if reported_total is not None and pages == 1 and reported_total / self.model.undercount(0.75) >= lim:
+            return True
+        return fetched >= lim
+
+
+def saturated(rng: SizeRange, fetched: int, result_cap: int = RESULT_CAP) -> bool:
+    """A one-byte range at the result cap: some files are unreachable by size partitioning alone."""
+    return rng.width == 1 and fetched >= result_cap

@@ -1,0 +1,112 @@
+"""Compose segmentation, scope and typing into rows of the ``items`` table.
+
+Classification is the slow part for model-backed classifiers, so ``itemize_many`` collects items across many
+artifacts and calls ``classifier.predict`` once per batch; ``itemize`` is the one-file convenience.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Iterable, Iterator
+
+import pyarrow as pa
+
+from aac.classifiers import get_classifier
+from aac.classifiers.base import Classifier, ItemInput
+from aac.ids import artifact_id as make_artifact_id
+from aac.ids import item_id
+from aac.processing.scope import scope_of, topic_of
+from aac.processing.segment import Segment, segment_document
+from aac.schema import ITEMS
+
+_COLUMNS = ITEMS.names
+
+
+@lru_cache(maxsize=1)
+def _default_classifier() -> Classifier:
+    return get_classifier("default")
+
+
+def _resolve(classifier: Classifier | None) -> Classifier:
+    return classifier if classifier is not None else _default_classifier()
+
+
+def _pending(artifact: str, path: str, content: str, authority: str) -> list[tuple]:
+    """(artifact_id, segment, scope, authority) for every item of one file, before typing."""
+    doc = segment_document(content, path)
+    return [(artifact, s, scope_of(s.section_path, path, doc.front_matter), authority) for s in doc.segments]
+
+
+def _rows(pending: list[tuple], classifier: Classifier) -> list[dict]:
+    if not pending:
+        return []
+    preds = classifier.predict([ItemInput(s.text, s.section_path, s.kind, auth) for _, s, _, auth in pending])
+    if len(preds) != len(pending):
+        raise RuntimeError(f"classifier {classifier.name!r} returned {len(preds)} predictions for {len(pending)} items")
+    rows = []
+    for (artifact, s, scope, authority), p in zip(pending, preds):
+        rows.append(_row(artifact, s, scope, authority, p, classifier))
+    return rows
+
+
+def _row(artifact: str, s: Segment, scope: tuple[str, ...], authority: str, p, classifier: Classifier) -> dict:
+    return {
+        "item_id": item_id(artifact, s.ordinal),
+        "artifact_id": artifact,
+        "ordinal": s.ordinal,
+        "text": s.text,
+        "kind": s.kind,
+        "section_path": list(s.section_path),
+        "topic": topic_of(s.section_path),
+        "type": p.label,
+        "type_proba": [float(x) for x in p.proba],
+        "classifier": p.source or classifier.name,
+        "confidence": float(p.confidence),
+        "abstained": bool(p.abstained),
+        "scope": list(scope),
+        "authority": authority,
+        "n_tokens": s.n_tokens,
+    }
+
+
+def itemize(
+    artifact_id: str, path: str, content: str, classifier: Classifier | None = None, authority: str = "user"
+) -> list[dict]:
+    """The typed, scoped item rows of one file (dicts with exactly the ``items`` columns)."""
+    return _rows(_pending(artifact_id, path, content, authority), _resolve(classifier))
+
+
+def itemize_many(
+    records: Iterable[tuple[str, str, str]], classifier: Classifier | None = None, batch_size: int = 4096
+) -> Iterator[pa.RecordBatch]:
+    """Record batches of ``items`` rows for (artifact_id, path, content) records, typed a batch at a time.
+
+    A file's items may straddle two batches; every batch holds at least ``batch_size`` rows except the last.
+    """
+    clf = _resolve(classifier)
+    pending: list[tuple] = []
+    for artifact, path, content in records:
+        pending.extend(_pending(artifact, path, content, "user"))
+        if len(pending) >= batch_size:
+            yield _batch(_rows(pending, clf))
+            pending = []
+    if pending:
+        yield _batch(_rows(pending, clf))
+
+
+def _batch(rows: list[dict]) -> pa.RecordBatch:
+    columns = {name: [r[name] for r in rows] for name in _COLUMNS}
+    return pa.RecordBatch.from_pydict(columns, schema=ITEMS)
+
+
+def local_artifact_id(path: str | Path) -> str:
+    """Id of a file outside any crawled repository (``aac compact FILE``): keyed by its path."""
+    return make_artifact_id("local", Path(path).as_posix())
+
+
+def items_from_file(path: str | Path, classifier: Classifier | None = None) -> list[dict]:
+    """Items of a local file; undecodable bytes become U+FFFD rather than an error."""
+    p = Path(path)
+    content = p.read_bytes().decode("utf-8", errors="replace")
+    return itemize(local_artifact_id(p), p.as_posix(), content, classifier)

@@ -1,0 +1,130 @@
+"""Bad input first: decode, normalise or drop every crawled file with a reason from a small fixed vocabulary.
+
+Why a vocabulary: drop reasons are data (``artifacts.drop_reason``) that analysts group by, so they must be few
+and stable. Normalisation fixes (BOM, CRLF, replaced bytes, malformed front matter) are kept too, in
+``artifacts.input_fixes``, so nothing is changed silently.
+
+Drop reasons (whole pipeline; this module produces the first four):
+
+``empty``            no content, or whitespace only
+``binary``           NUL bytes or a high ratio of control characters
+``invalid_utf8``     decoding needed replacement characters for more than ``MAX_REPLACED_RATIO`` of the text
+``too_large``        more than ``MAX_BYTES`` (GitHub's code-search index limit, 384 KB)
+``exact_duplicate``  same normalised content as a canonical copy elsewhere (see dedupe.py)
+``license:<spdx>``   not under a permissive licence (``license:none``, ``license:unknown``, ``license:GPL-3.0``, ...)
+``opted_out``        the repository asked not to be collected
+``not_agent_file``   the path matches no known agent platform
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import yaml
+
+MAX_BYTES = 384 * 1024
+MAX_CONTROL_RATIO = 0.10  # share of control characters (besides \t \n \r \f \v \b) that makes a file binary
+MAX_REPLACED_RATIO = 0.01  # share of U+FFFD replacements above which the text is too damaged to keep
+BINARY_PROBE = 8192
+
+DROP_REASONS: tuple[str, ...] = (
+    "empty", "binary", "invalid_utf8", "too_large", "exact_duplicate", "license:<spdx>", "opted_out", "not_agent_file",
+)
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_CONTROL = re.compile(r"[\x00-\x07\x0e-\x1f\x7f]")
+_FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?)(?:^(?:---|\.\.\.)[ \t]*$)", re.S | re.M)
+
+
+@dataclass(frozen=True)
+class Normalized:
+    """The decoded, normalised text (None when dropped), the drop reason, and the fixes applied."""
+
+    text: str | None
+    drop_reason: str | None = None
+    fixes: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def kept(self) -> bool:
+        return self.drop_reason is None
+
+
+def _looks_binary(sample: str) -> bool:
+    if "\x00" in sample:
+        return True
+    if not sample:
+        return False
+    return len(_CONTROL.findall(sample)) / len(sample) > MAX_CONTROL_RATIO
+
+
+def _decode(raw: bytes) -> tuple[str, list[str]]:
+    fixes: list[str] = []
+    if raw.startswith(b"\xff\xfe") or raw.startswith(b"\xfe\xff"):
+        fixes.append("utf16")
+        return raw.decode("utf-16", errors="replace"), fixes
+    try:
+        return raw.decode("utf-8"), fixes
+    except UnicodeDecodeError:
+        fixes.append("replaced_invalid_utf8")
+        return raw.decode("utf-8", errors="replace"), fixes
+
+
+def front_matter_ok(text: str) -> bool | None:
+    """None when there is no YAML front matter; else whether it parses as a YAML mapping (or is empty)."""
+    if not text.startswith("---"):
+        return None
+    first = text.split("\n", 1)[0].strip()
+    if first != "---":
+        return None
+    m = _FRONT_MATTER.match(text)
+    if not m:
+        return False  # opened, never closed
+    try:
+        data = yaml.safe_load(m.group(1))
+    except yaml.YAMLError:
+        return False
+    return data is None or isinstance(data, dict)
+
+
+def normalize(raw: bytes | str | None, max_bytes: int = MAX_BYTES) -> Normalized:
+    """Decode ``raw`` (bytes or already-decoded text), strip the BOM, turn CRLF/CR into LF, or drop with a reason.
+
+    Malformed YAML front matter does not drop a file (its body is still instructions); it is recorded as the
+    fix ``front_matter_invalid`` so the segmenter treats the block as text.
+    """
+    if raw is None:
+        return Normalized(None, "empty")
+    fixes: list[str] = []
+    if isinstance(raw, (bytes, bytearray, memoryview)):
+        raw = bytes(raw)
+        if len(raw) > max_bytes:
+            return Normalized(None, "too_large")
+        if b"\x00" in raw[:BINARY_PROBE] and not (raw.startswith(b"\xff\xfe") or raw.startswith(b"\xfe\xff")):
+            return Normalized(None, "binary")
+        text, fixes = _decode(raw)
+    else:
+        text = raw
+        if len(text) > max_bytes or len(text.encode("utf-8", errors="replace")) > max_bytes:
+            return Normalized(None, "too_large")
+        if "\ufffd" in text:
+            fixes.append("replaced_invalid_utf8")
+    if _SURROGATE.search(text):  # lone surrogates (surrogateescape-decoded bytes) cannot be stored as UTF-8
+        text = _SURROGATE.sub("\ufffd", text)
+        if "replaced_invalid_utf8" not in fixes:
+            fixes.append("replaced_invalid_utf8")
+    if _looks_binary(text[:BINARY_PROBE]):
+        return Normalized(None, "binary", tuple(fixes))
+    if "replaced_invalid_utf8" in fixes and text and text.count("\ufffd") / len(text) > MAX_REPLACED_RATIO:
+        return Normalized(None, "invalid_utf8", tuple(fixes))
+    if text.startswith("\ufeff"):
+        text = text.lstrip("\ufeff")
+        fixes.append("bom")
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+        fixes.append("newlines")
+    if not text.strip():
+        return Normalized(None, "empty", tuple(fixes))
+    if front_matter_ok(text) is False:
+        fixes.append("front_matter_invalid")
+    return Normalized(text, None, tuple(fixes))

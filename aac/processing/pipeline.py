@@ -1,0 +1,364 @@
+"""Compose the processing steps over the artifacts table, batch-wise, so memory stays bounded at corpus scale.
+
+Flow of one ``process`` run (every step is a pure function from the modules named):
+
+1. **stage** — rows the crawler wrote into ``artifacts`` (status ``collected``/``removed``) are merged into
+   ``raw_artifacts`` (original content, keyed by artifact_id). ``artifacts`` is then always *derived* from
+   ``raw_artifacts``, so a re-run recomputes the same table instead of re-processing redacted output.
+2. **pass 1** (streaming over ``raw_artifacts``): normalise or drop (normalize.py), licence verdict (licenses.py),
+   redact secrets (secrets.py), tag (tagging.py), content hash + MinHash signature (dedupe.py). Batches go to a
+   staging folder; only small per-artifact metadata and one signature per distinct content stay in memory.
+3. **dedupe** over that metadata (order-independent, dedupe.py).
+4. **pass 2** (streaming over the staging folder): apply dedupe decisions, final status, template authorship;
+   atomically replace ``artifacts``; then ``items`` for the kept artifacts (segment helper's ``itemize_many``).
+
+Statuses: ``kept`` (publishable), ``private`` (licence not permissive: content only with ``keep_private``),
+``dropped`` (bad input, exact duplicate, not an agent file), ``removed`` (gone upstream).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+import uuid
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+
+from aac.collectors.platforms import platform_of
+from aac.ids import artifact_id as make_artifact_id
+from aac.processing import licenses, normalize, secrets, tagging
+from aac.processing.dedupe import NearDupConfig, content_sha256, dedupe
+from aac.schema import ARTIFACTS, REPOS
+from aac.store import Corpus
+
+INPUT_STATUSES = ("collected", "removed")
+_TS = pa.timestamp("us", tz="UTC")
+
+
+@dataclass(frozen=True)
+class ProcessConfig:
+    keep_private: bool = False
+    allow: frozenset[str] = licenses.PERMISSIVE
+    near: NearDupConfig = field(default_factory=NearDupConfig)
+    template_min_repos: int = tagging.TEMPLATE_MIN_REPOS
+    max_bytes: int = normalize.MAX_BYTES
+    batch_size: int = 2000
+    workers: int = 1
+    items: bool = True
+    classifier: object | None = None  # an aac.classifiers Classifier; None = get_classifier("default")
+
+
+@dataclass
+class StepStat:
+    name: str
+    rows: int = 0
+    seconds: float = 0.0
+    peak_rss_mb: float = 0.0
+
+
+@dataclass
+class ProcessReport:
+    artifacts: int = 0
+    kept: int = 0
+    private: int = 0
+    dropped: int = 0
+    items: int = 0
+    drop_reasons: dict[str, int] = field(default_factory=dict)
+    steps: list[StepStat] = field(default_factory=list)
+
+
+# ---- input from records (demo, tests, bench) --------------------------------------------------------------
+
+def _ts(value) -> datetime | None:
+    if value is None or isinstance(value, datetime):
+        return value
+    try:
+        return datetime.fromisoformat(str(value).replace("Z", "+00:00")).astimezone(timezone.utc)
+    except ValueError:
+        return None
+
+
+def _as_text(content) -> str | None:
+    """Arrow strings must be UTF-8: raw bytes are decoded with replacement (normalize judges the damage)."""
+    if content is None or isinstance(content, str):
+        return content
+    return bytes(content).decode("utf-8", errors="replace")
+
+
+def artifacts_from_records(records: Iterable[dict], collected_at: datetime | None = None) -> tuple[pa.Table, pa.Table]:
+    """``artifacts`` rows (status ``collected``) and ``repos`` rows from snapshot-style records, as a crawl writes them.
+
+    Records: {repo, path, content, license_spdx?, license_text?, stars?, language?, commit?, pushed_at?}.
+    """
+    collected_at = collected_at or datetime(2026, 1, 1, tzinfo=timezone.utc)
+    arts: dict[str, dict] = {}
+    repos: dict[str, dict] = {}
+    for r in records:
+        repo, path = r["repo"], r["path"]
+        text = _as_text(r.get("content"))
+        spdx = r.get("license_spdx")
+        source = "api" if spdx else "none"
+        if not spdx and r.get("license_text"):
+            spdx = licenses.detect_license(r["license_text"])
+            source = "license_file" if spdx else "none"
+        aid = make_artifact_id(repo, path)
+        arts[aid] = {
+            "artifact_id": aid, "repo": repo, "path": path, "platform": platform_of(path),
+            "size_bytes": len(text.encode("utf-8")) if text is not None else None,
+            "commit_sha": r.get("commit"), "html_url": f"https://github.com/{repo}/blob/{r.get('commit') or 'HEAD'}/{path}",
+            "license_spdx": spdx, "content": text, "status": "collected", "collected_at": collected_at,
+        }
+        repos[repo] = {
+            "full_name": repo, "stars": r.get("stars"), "language": r.get("language"), "license_spdx": spdx,
+            "license_source": source, "pushed_at": _ts(r.get("pushed_at")), "fetched_at": collected_at,
+        }
+    art_cols = {f.name: [a.get(f.name) for a in arts.values()] for f in ARTIFACTS}
+    repo_cols = {f.name: [x.get(f.name) for x in repos.values()] for f in REPOS}
+    return pa.Table.from_pydict(art_cols, schema=ARTIFACTS), pa.Table.from_pydict(repo_cols, schema=REPOS)
+
+
+def load_records(corpus: Corpus, records: Iterable[dict], collected_at: datetime | None = None) -> int:
+    """Write records into ``artifacts``/``repos`` as a crawl would (upsert by key); returns artifacts written."""
+    arts, repos = artifacts_from_records(records, collected_at)
+    corpus.upsert("repos", repos)
+    corpus.upsert("artifacts", arts)
+    return arts.num_rows
+
+
+# ---- step 1: stage ----------------------------------------------------------------------------------------
+
+def stage_raw(corpus: Corpus, batch_size: int = 8192) -> int:
+    """Merge the crawler's new rows in ``artifacts`` into ``raw_artifacts`` (new rows win). Returns rows staged."""
+    if not corpus.exists("artifacts"):
+        return 0
+    new_ids: set[str] = set()
+    for b in corpus.iter_batches("artifacts", columns=["artifact_id", "status"], batch_size=batch_size):
+        mask = pc.is_in(b.column("status"), pa.array(INPUT_STATUSES))
+        new_ids.update(pc.filter(b.column("artifact_id"), mask).to_pylist())
+    if not new_ids:
+        return 0
+    id_set = pa.array(sorted(new_ids))
+
+    def merged() -> Iterator[pa.RecordBatch]:
+        for b in corpus.iter_batches("raw_artifacts", batch_size=batch_size):
+            keep = pc.invert(pc.is_in(b.column("artifact_id"), id_set))
+            yield b.filter(keep)
+        for b in corpus.iter_batches("artifacts", batch_size=batch_size):
+            yield b.filter(pc.is_in(b.column("status"), pa.array(INPUT_STATUSES)))
+
+    corpus.replace("raw_artifacts", merged())
+    return len(new_ids)
+
+
+# ---- step 2: per-artifact work (pure) ---------------------------------------------------------------------
+
+_STAGE_EXTRA = [
+    pa.field("_publishable", pa.bool_()),
+    pa.field("_stars", pa.int64()),
+    pa.field("_pushed_at", _TS),
+]
+STAGE_SCHEMA = pa.schema(list(ARTIFACTS) + _STAGE_EXTRA)
+
+
+def process_row(row: dict, repo: dict | None, cfg: ProcessConfig) -> dict:
+    """One raw artifact -> its processed row (without dedupe decisions). Never raises on bad content."""
+    out = {k: row.get(k) for k in ARTIFACTS.names}
+    repo = repo or {}
+    out["_stars"] = repo.get("stars")
+    out["_pushed_at"] = repo.get("pushed_at")
+    out["_publishable"] = False
+    out.update(near_dup_of=None, dup_cluster_size=None, dup_cluster_repos=None, secrets_found=None, secret_kinds=None,
+               content_sha256=None, input_fixes=None, drop_reason=None)
+    if row.get("status") == "removed":
+        out.update(status="removed", content=None)
+        return out
+    platform = row.get("platform") or platform_of(row["path"])
+    out["platform"] = platform
+    norm = normalize.normalize(row.get("content"), cfg.max_bytes)
+    out["input_fixes"] = ",".join(norm.fixes) or None
+    if not norm.kept:
+        out.update(status="dropped", drop_reason=norm.drop_reason, content=None)
+        return out
+    if platform is None:
+        out.update(status="dropped", drop_reason="not_agent_file", content=None)
+        return out
+    text = norm.text
+    spdx = licenses.resolve_spdx(row.get("license_spdx"), repo.get("license_spdx"))
+    verdict = licenses.license_verdict(spdx, cfg.allow)
+    scrubbed = secrets.scrub(text)
+    tags = tagging.tag(row["repo"], row["path"], text)
+    out.update(
+        license_spdx=spdx, content_sha256=content_sha256(text), content=scrubbed.text,
+        size_bytes=len(text.encode("utf-8")), secrets_found=scrubbed.found, secret_kinds=list(scrubbed.kinds),
+        function=tags.function, authorship=tags.authorship, specificity=tags.specificity,
+        status="kept" if verdict.keep else "private", drop_reason=verdict.reason, _publishable=verdict.keep,
+    )
+    return out
+
+
+def _process_batch(args: tuple[list[dict], dict[str, dict], ProcessConfig]) -> tuple[pa.Table, dict[str, np.ndarray]]:
+    """Worker: one batch of raw rows -> (staged table, {content_sha256: signature} for its kept rows)."""
+    rows, repos, cfg = args
+    out, sigs = [], {}
+    for row in rows:
+        o = process_row(row, repos.get(row["repo"]), cfg)
+        sha = o["content_sha256"]
+        if sha is not None and sha not in sigs:
+            sigs[sha] = cfg.near.signature(o["content"])  # the redacted text: identical for identical contents
+        out.append(o)
+    return pa.Table.from_pylist(out, schema=STAGE_SCHEMA), sigs
+
+
+# ---- orchestration ----------------------------------------------------------------------------------------
+
+def _peak_rss_mb() -> float:
+    """Peak resident memory so far of this process and of its (finished) worker processes, in MiB."""
+    import resource
+
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return max(own, children) / 1024
+
+
+def _repos_lookup(corpus: Corpus) -> dict[str, dict]:
+    if not corpus.exists("repos"):
+        return {}
+    t = corpus.read("repos", columns=["full_name", "stars", "license_spdx", "pushed_at"])
+    return {r["full_name"]: r for r in t.to_pylist()}
+
+
+def _write_stage(path: Path, tbl: pa.Table) -> None:
+    tmp = path.with_name(f".tmp-{uuid.uuid4().hex}")
+    pq.write_table(tbl, tmp, compression="zstd")
+    os.replace(tmp, path)
+
+
+def _raw_batches(corpus: Corpus, batch_size: int, repos: dict[str, dict], cfg: ProcessConfig):
+    for b in corpus.iter_batches("raw_artifacts", batch_size=batch_size):
+        rows = b.to_pylist()
+        yield rows, {r["repo"]: repos[r["repo"]] for r in rows if r["repo"] in repos}, cfg
+
+
+def _final_batches(stage_dir: Path, decisions: pa.Table, cfg: ProcessConfig, report: ProcessReport) -> Iterator[pa.Table]:
+    idx = {a: i for i, a in enumerate(decisions.column("artifact_id").to_pylist())}
+    exact = decisions.column("exact_duplicate").to_pylist()
+    near_of = decisions.column("near_dup_of").to_pylist()
+    size = decisions.column("dup_cluster_size").to_pylist()
+    repos_n = decisions.column("dup_cluster_repos").to_pylist()
+    for part in sorted(stage_dir.glob("part-*.parquet")):
+        rows = pq.read_table(part).to_pylist()
+        for r in rows:
+            i = idx.get(r["artifact_id"])
+            if i is not None:
+                r["near_dup_of"], r["dup_cluster_size"], r["dup_cluster_repos"] = near_of[i], size[i], repos_n[i]
+                if exact[i]:
+                    r.update(status="dropped", drop_reason="exact_duplicate", content=None)
+                elif r["authorship"] == "human" and repos_n[i] >= cfg.template_min_repos:
+                    r["authorship"] = "template_copy"
+            if r["status"] == "private" and not cfg.keep_private:
+                r["content"] = None
+            report.artifacts += 1
+            if r["status"] in ("kept", "private", "dropped"):
+                setattr(report, r["status"], getattr(report, r["status"]) + 1)
+            if r["drop_reason"] and r["status"] != "kept":
+                report.drop_reasons[r["drop_reason"]] = report.drop_reasons.get(r["drop_reason"], 0) + 1
+            for k in ("_publishable", "_stars", "_pushed_at"):
+                r.pop(k, None)
+        yield pa.Table.from_pylist(rows, schema=ARTIFACTS)
+
+
+def _item_records(corpus: Corpus, keep_private: bool) -> Iterator[tuple[str, str, str]]:
+    statuses = ("kept", "private") if keep_private else ("kept",)
+    for b in corpus.iter_batches("artifacts", columns=["artifact_id", "path", "status", "content"], batch_size=2048):
+        for r in b.to_pylist():
+            if r["status"] in statuses and r["content"] is not None:
+                yield r["artifact_id"], r["path"], r["content"]
+
+
+def write_items(corpus: Corpus, cfg: ProcessConfig) -> int:
+    """Replace ``items`` with the typed items of the kept artifacts (the segment helper's ``itemize_many``)."""
+    from aac.processing.items import itemize_many
+
+    return corpus.replace("items", itemize_many(_item_records(corpus, cfg.keep_private), classifier=cfg.classifier))
+
+
+def run(corpus: Corpus, cfg: ProcessConfig = ProcessConfig(),
+        on_step: Callable[[StepStat], None] | None = None) -> ProcessReport:
+    """The whole processing pass; atomic per table and idempotent (a re-run yields identical tables)."""
+    report = ProcessReport()
+
+    def step(name: str, fn: Callable[[], int]):
+        t0 = time.perf_counter()
+        rows = fn()
+        stat = StepStat(name, rows, time.perf_counter() - t0, _peak_rss_mb())
+        report.steps.append(stat)
+        if on_step:
+            on_step(stat)
+        return rows
+
+    step("stage", lambda: stage_raw(corpus))
+    stage_dir = corpus.root / "tmp" / "process-stage"
+    shutil.rmtree(stage_dir, ignore_errors=True)
+    stage_dir.mkdir(parents=True)
+    repos = _repos_lookup(corpus)
+    metas: list[pa.Table] = []
+    sigs: dict[str, np.ndarray] = {}
+
+    def pass1() -> int:
+        n = 0
+        batches = _raw_batches(corpus, cfg.batch_size, repos, cfg)
+        if cfg.workers > 1:
+            pool = ProcessPoolExecutor(cfg.workers)
+            results = pool.map(_process_batch, batches)
+        else:
+            pool, results = None, map(_process_batch, batches)
+        try:
+            for i, (tbl, batch_sigs) in enumerate(results):
+                _write_stage(stage_dir / f"part-{i:06d}.parquet", tbl)
+                for sha, sig in batch_sigs.items():
+                    sigs.setdefault(sha, sig)
+                live = tbl.filter(pc.is_valid(tbl.column("content_sha256")))
+                metas.append(live.select(["artifact_id", "repo", "path", "_stars", "_pushed_at", "collected_at",
+                                          "_publishable", "content_sha256"]))
+                n += tbl.num_rows
+        finally:
+            if pool is not None:
+                pool.shutdown()
+        return n
+
+    step("normalize+license+secrets+tags+minhash", pass1)
+    decisions_box: list[pa.Table] = []
+
+    def dedupe_step() -> int:
+        meta = pa.concat_tables(metas) if metas else STAGE_SCHEMA.empty_table().select(
+            ["artifact_id", "repo", "path", "_stars", "_pushed_at", "collected_at", "_publishable", "content_sha256"])
+        meta = meta.rename_columns(["artifact_id", "repo", "path", "stars", "pushed_at", "collected_at", "publishable",
+                                    "content_sha256"])
+        decisions_box.append(dedupe(meta, sigs, cfg.near))
+        metas.clear()
+        sigs.clear()
+        return meta.num_rows
+
+    step("dedupe exact+near", dedupe_step)
+    step("write artifacts", lambda: corpus.replace("artifacts", _final_batches(stage_dir, decisions_box[0], cfg, report)))
+    shutil.rmtree(stage_dir, ignore_errors=True)
+    if cfg.items:
+        report.items = step("items+classify", lambda: write_items(corpus, cfg))
+    corpus.refresh_catalog()
+    return report
+
+
+def report_json(report: ProcessReport) -> str:
+    d = {k: v for k, v in report.__dict__.items() if k != "steps"}
+    d["steps"] = [s.__dict__ for s in report.steps]
+    return json.dumps(d, indent=2, sort_keys=True)

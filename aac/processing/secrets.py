@@ -1,0 +1,253 @@
+"""Secrets and PII: find them, replace each with a typed placeholder, count them.
+
+Detection = detect-secrets' regex detectors (their ``denylist`` patterns, used directly so we get match spans
+for redaction) plus our own patterns for what it misses or reports only partly (GitHub fine-grained PATs,
+``sk-``/``sk-ant-`` keys, Google/HF/npm tokens, PEM blocks spanning lines, passwords in URLs, ``password = ...``
+assignments, e-mail addresses). Running ~60 patterns over every line is slow, so each detector has literal
+triggers found with ``str.find``: a detector runs only on the lines where one of its triggers occurs.
+
+Placeholders look like ``[REDACTED:aws_access_key]`` so analysts still see that a key was there and of what kind.
+E-mail addresses of roles (noreply@, support@, git@, ...) and placeholder domains are not personal data and are kept.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+# Own detectors: (type, pattern, group to redact (0 = whole match), lowercase literal triggers).
+# A detector runs only on the lines where one of its triggers occurs (found with str.find, which is fast);
+# patterns start with literals where possible and word boundaries are checked after matching, for speed.
+_OWN: tuple[tuple[str, str, int, tuple[str, ...]], ...] = (
+    ("aws_access_key", r"(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[0-9A-Z]{16}(?![0-9A-Za-z])", 0,
+     ("akia", "asia", "agpa", "aida", "aroa", "anpa", "anva", "aipa")),
+    ("aws_secret_key", r"(?i)aws.{0,20}?(?:secret|key).{0,20}?[\"'=:\s]\s*[\"']?([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])", 1, ("aws",)),
+    ("github_token", r"(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})", 0,
+     ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_")),
+    ("gitlab_token", r"glpat-[A-Za-z0-9_-]{20,}", 0, ("glpat-",)),
+    ("anthropic_key", r"sk-ant-[A-Za-z0-9_-]{20,}", 0, ("sk-ant-",)),
+    ("openai_key", r"sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}", 0, ("sk-",)),
+    ("stripe_key", r"(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}", 0, ("k_live_", "k_test_")),
+    ("slack_token", r"xox[abposre]-[A-Za-z0-9-]{10,}", 0, ("xox",)),
+    ("slack_webhook", r"https://hooks\.slack\.com/services/[A-Za-z0-9/_-]{20,}", 0, ("hooks.slack",)),
+    ("google_api_key", r"AIza[0-9A-Za-z_-]{35}", 0, ("aiza",)),
+    ("huggingface_token", r"hf_[A-Za-z0-9]{30,}", 0, ("hf_",)),
+    ("npm_token", r"npm_[A-Za-z0-9]{36}", 0, ("npm_",)),
+    ("pypi_token", r"pypi-AgE[A-Za-z0-9_-]{50,}", 0, ("pypi-",)),
+    ("jwt", r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}", 0, ("eyj",)),
+    ("password_in_url", r"[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^\s:/@'\"<>]{1,64}:([^\s@/'\"<>]{3,128})@[A-Za-z0-9.-]+", 1, ("://",)),
+    ("password", r"(?i)(?:password|passwd|pwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token|client[_-]?secret|"
+                 r"private[_-]?key|secret[_-]?key)[\"']?\s*[:=]\s*[\"']?([A-Za-z0-9_\-+/=.!@#$%^&*]{8,})[\"']?", 1,
+     ("pass", "pwd", "secret", "key", "token")),
+)
+_BOUNDED = {"aws_access_key", "github_token", "gitlab_token", "anthropic_key", "openai_key", "stripe_key", "slack_token",
+            "google_api_key", "huggingface_token", "npm_token", "pypi_token", "jwt"}
+_PEM = re.compile(r"-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----.*?(?:-----END \1-----|\Z)", re.S)
+_EMAIL_AT = re.compile(r"@([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,24})(?![A-Za-z0-9-])")
+_EMAIL_LOCAL = re.compile(r"[A-Za-z0-9._%+-]{1,64}\Z")
+
+# Lowercase triggers of detect-secrets' detectors (by their typed name); a detector not listed runs on every line
+# that any trigger selected, plus the whole text when it is cheap.
+_LIBRARY_TRIGGERS: dict[str, tuple[str, ...]] = {
+    "aws_access_key": ("akia", "asia", "a3t", "abia", "acca", "aws"),
+    "artifactory_credentials": ("akc", "artifactory", "jfrog"),
+    "azure_storage_account_access_key": ("accountkey=",),
+    "basic_auth_credentials": ("://",),
+    "cloudant_credentials": ("cloudant",),
+    "discord_bot_token": ("discord",),
+    "github_token": ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"),
+    "gitlab_token": ("glpat-", "gldt-", "glft-", "glsoat-", "glrt-", "gr1348941", "glcbt-", "glimt-", "glptt-", "glagent-", "gloas-"),
+    "ibm_cos_hmac_credentials": ("ibm", "cos_", "cos-", "hmac"),
+    "ibm_cloud_iam_key": ("ibm", "iam"),
+    "json_web_token": ("eyj",),
+    "mailchimp_access_key": ("-us",),
+    "npm_tokens": ("_authtoken",),
+    "openai_token": ("sk-",),
+    "private_key": ("begin", "putty"),
+    "pypi_token": ("pypi-",),
+    "sendgrid_api_key": ("sg.",),
+    "slack_token": ("xox", "hooks.slack"),
+    "softlayer_credentials": ("softlayer",),
+    "square_oauth_secret": ("sq0csp-",),
+    "stripe_access_key": ("k_live_",),
+    "telegram_bot_token": ("telegram", "bot"),
+    "twilio_api_key": ("",),  # cheap literal-led patterns: whole text
+}
+
+_ROLE_LOCALS = {"noreply", "no-reply", "donotreply", "support", "info", "contact", "hello", "security", "admin",
+                "team", "help", "sales", "privacy", "abuse", "webmaster", "postmaster", "git", "user", "you", "name",
+                "email", "someone", "example", "test", "foo", "me"}
+# Placeholder domains; example.com is NOT among them: "jane.doe@example.com" is shaped like personal data, redact it.
+_EXAMPLE_DOMAINS = re.compile(r"(?:^|\.)(?:localhost|invalid|domain\.com|email\.com|yourdomain\.com|company\.com)$", re.I)
+_PLACEHOLDER_VALUE = re.compile(r"(?i)^(?:your|my|<|\$|\{|%|xxx|\*\*\*|changeme|example|placeholder|dummy|sample|test|"
+                                r"process\.env|os\.environ|env\.|secrets\.|true|false|null|none|required|optional|string)|"
+                                r"your[_-]|_here$|\.\.\.$")
+_FILE_EXT = re.compile(r"\.(?:png|jpe?g|gif|svg|webp|md|js|ts|py|css|html|json|ya?ml)$", re.I)
+
+_MAX_LINE = 4096  # minified blobs: scan only the head of very long lines
+
+
+@dataclass(frozen=True)
+class Finding:
+    kind: str
+    start: int
+    end: int
+    library: bool = False  # found by a detect-secrets pattern (ours win ties: their names are more specific)
+
+
+@dataclass(frozen=True)
+class Scrubbed:
+    text: str
+    found: int
+    kinds: tuple[str, ...]
+
+
+def _slug(secret_type: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "_", secret_type.lower()).strip("_")
+
+
+@lru_cache(maxsize=1)
+def _detectors() -> tuple[tuple[tuple[str, ...], tuple[tuple[str, re.Pattern, int], ...]], ...]:
+    """Our detectors plus every regex detector of detect-secrets, grouped by triggers: (triggers, ((name, pattern, group), ...))."""
+    from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
+
+    out = [(k, re.compile(p), g, t) for k, p, g, t in _OWN]
+    for secret_type, cls in sorted(get_mapping_from_secret_type_to_class().items()):
+        denylist = getattr(cls, "denylist", None)
+        if not denylist or cls.__name__ in {"IPPublicDetector"}:
+            continue  # public IPs in docs are not secrets
+        kind = _slug(secret_type)
+        triggers = _LIBRARY_TRIGGERS.get(kind, ("",))  # "" matches every line: unknown detectors always run
+        for pat in denylist:
+            out.append((kind, pat if isinstance(pat, re.Pattern) else re.compile(pat), -1, triggers))
+    groups: dict[tuple[str, ...], list] = {}
+    for kind, pat, group, triggers in out:
+        groups.setdefault(triggers, []).append((kind, pat, group))
+    return tuple((t, tuple(d)) for t, d in groups.items())
+
+
+def _email_is_personal(local: str, domain: str) -> bool:
+    if local.lower() in _ROLE_LOCALS or _EXAMPLE_DOMAINS.search(domain) or _FILE_EXT.search(domain):
+        return False
+    if re.fullmatch(r"\d+(?:\.\d+)*", domain.split(".")[0]):  # package@1.2.3 style version pins
+        return False
+    return True
+
+
+def _trie_pattern(words: list[str]) -> str:
+    """One regex for many literals, factored as a trie: Python's re tries alternatives one by one, a trie does not."""
+    root: dict = {}
+    for w in words:
+        node = root
+        for ch in w:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def emit(node: dict) -> str:
+        alts = [re.escape(ch) + emit(sub) for ch, sub in sorted(node.items()) if ch]
+        if not alts:
+            return ""
+        body = "(?:" + "|".join(alts) + ")"
+        return body + "?" if "" in node else body
+
+    return emit(root)
+
+
+@lru_cache(maxsize=1)
+def _trigger_index() -> tuple[re.Pattern, dict[str, list[int]], list[int]]:
+    """The trie regex of all triggers, trigger -> detector groups it selects, and the groups that always run."""
+    by_trigger: dict[str, list[int]] = {}
+    always: list[int] = []
+    for i, (triggers, _) in enumerate(_detectors()):
+        for t in triggers:
+            if t:
+                by_trigger.setdefault(t, []).append(i)
+            else:
+                always.append(i)
+    # the trie reports the longest trigger at a position: let it select the groups of its prefixes too ("sk-ant-" -> "sk-")
+    closed = {t: sorted({i for p, gs in by_trigger.items() if t.startswith(p) for i in gs}) for t in by_trigger}
+    return re.compile(_trie_pattern(sorted(by_trigger, key=len, reverse=True))), closed, always
+
+
+def _line_span(text: str, pos: int) -> tuple[int, int]:
+    start = text.rfind("\n", 0, pos) + 1
+    end = text.find("\n", pos)
+    return start, min(len(text) if end < 0 else end, start + _MAX_LINE)
+
+
+def _span(m: re.Match, group: int) -> tuple[int, int]:
+    if group >= 0:
+        return m.span(group)
+    # detect-secrets patterns: redact the value group when it is the secret itself, else the whole match
+    groups = [i for i in range(1, (m.re.groups or 0) + 1) if m.group(i)]
+    longest = max(groups, key=lambda i: len(m.group(i)), default=0)
+    return m.span(longest if longest and len(m.group(longest)) >= 8 else 0)
+
+
+def _keep_match(kind: str, m: re.Match, text: str) -> bool:
+    if kind in _BOUNDED and m.start() > 0 and (text[m.start() - 1].isalnum() or text[m.start() - 1] == "_"):
+        return False
+    if kind == "password":
+        value = m.group(1)
+        return not _PLACEHOLDER_VALUE.search(value) and bool(re.search(r"\d", value) and re.search(r"[A-Za-z]", value))
+    if kind == "password_in_url":
+        return not _PLACEHOLDER_VALUE.search(m.group(1))
+    return True
+
+
+def _emails(text: str) -> list[Finding]:
+    found = []
+    for m in _EMAIL_AT.finditer(text):
+        local = _EMAIL_LOCAL.search(text, max(0, m.start() - 64), m.start())
+        if not local or (local.start() > 0 and text[local.start() - 1] in ":/"):
+            continue  # user:pass@host is a URL credential, handled by password_in_url
+        lp = local.group(0).strip(".")
+        if not lp or not _email_is_personal(lp, m.group(1)):
+            continue
+        found.append(Finding("email", local.start(), m.end()))
+    return found
+
+
+def find_secrets(text: str) -> list[Finding]:
+    """Non-overlapping findings in text order (on overlap the earlier, then longer, finding wins)."""
+    found = [Finding("private_key", m.start(), m.end()) for m in _PEM.finditer(text)]
+    low = text.lower()
+    if "@" in text:
+        found += _emails(text)
+    groups = _detectors()
+    trie, by_trigger, always = _trigger_index()
+    lines: dict[int, set[tuple[int, int]]] = {i: {(0, len(text))} for i in always}
+    for m in trie.finditer(low):
+        span = _line_span(text, m.start())
+        for i in by_trigger.get(m.group(0), ()):
+            lines.setdefault(i, set()).add(span)
+    for i, spans in lines.items():
+        for start, end in sorted(spans):
+            for kind, pat, group in groups[i][1]:
+                for m in pat.finditer(text, start, end):
+                    if _keep_match(kind, m, text):
+                        s, e = _span(m, group)
+                        if e > s:
+                            found.append(Finding(kind, s, e, group < 0))
+    found.sort(key=lambda f: (f.start, -(f.end - f.start), f.library, f.kind))
+    merged: list[Finding] = []
+    for f in found:
+        if merged and f.start < merged[-1].end:
+            continue
+        merged.append(f)
+    return merged
+
+
+def scrub(text: str) -> Scrubbed:
+    """``text`` with every finding replaced by ``[REDACTED:<kind>]``; the count and kinds found."""
+    findings = find_secrets(text)
+    if not findings:
+        return Scrubbed(text, 0, ())
+    parts, pos = [], 0
+    for f in findings:
+        parts.append(text[pos:f.start])
+        parts.append(f"[REDACTED:{f.kind}]")
+        pos = f.end
+    parts.append(text[pos:])
+    return Scrubbed("".join(parts), len(findings), tuple(sorted({f.kind for f in findings})))

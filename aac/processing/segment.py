@@ -1,0 +1,432 @@
+"""Split one agent configuration file into items: the unit every later step types, scopes and compacts.
+
+Markdown (and the Markdown-ish plain-text rule files such as .cursorrules) is parsed with markdown-it-py at
+block level only: inline parsing is switched off because items keep their source text verbatim (emphasis,
+links and code spans included), which is both what the annotators labelled and several times faster.
+YAML front matter (.mdc, .instructions.md, sub-agent files) and YAML configs (.aider.conf.yml) become
+``front_matter`` / ``config`` items, one per top-level key. Nothing here raises on bad input: malformed
+YAML is kept as text and reported in ``Segmented.warnings`` so the process step can record it.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+
+import yaml
+from markdown_it import MarkdownIt
+
+from aac.tokens import count_tokens
+
+KINDS: tuple[str, ...] = ("bullet", "paragraph", "code", "table_row", "front_matter", "config")
+
+# Rule files that are "Markdown-ish plain text": parsed as Markdown, but an indented line is prose, not code.
+PLAIN_RULE_FILES = frozenset(
+    {".cursorrules", ".windsurfrules", ".continuerules", ".clinerules", ".roorules", ".rules", ".goosehints"}
+)
+MARKDOWN_SUFFIXES = frozenset({".md", ".mdc", ".markdown", ".mdx"})
+YAML_SUFFIXES = frozenset({".yml", ".yaml"})
+
+_SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+@dataclass(frozen=True)
+class Segment:
+    ordinal: int  # 0.. in source order
+    text: str  # verbatim from the source, without list markers / fences / table pipes
+    kind: str  # one of KINDS
+    section_path: tuple[str, ...]  # heading texts above the item, outermost first
+    line: int | None  # 1-based source line of the item's first line
+    n_tokens: int
+
+
+@dataclass(frozen=True)
+class Segmented:
+    """A file's items plus what the later steps need from the parse (front matter for scope, warnings)."""
+
+    segments: list[Segment]
+    front_matter: dict | None = None
+    warnings: tuple[str, ...] = field(default_factory=tuple)
+
+
+def _markdown(indented_code: bool) -> MarkdownIt:
+    md = MarkdownIt("commonmark").enable("table")
+    md.disable("inline")  # block structure is all we need; items keep raw inline source
+    if not indented_code:
+        md.disable("code")
+    return md
+
+
+# One parser per flavour, built once: constructing MarkdownIt is far costlier than parsing a small file.
+_MD = _markdown(indented_code=True)
+_MD_PLAIN = _markdown(indented_code=False)
+
+
+def file_format(path: str) -> str:
+    """``markdown`` | ``plain_rules`` | ``yaml`` — how a path's content is segmented."""
+    p = PurePosixPath(path)
+    name, suffix = p.name.lower(), p.suffix.lower()
+    if suffix in YAML_SUFFIXES:
+        return "yaml"
+    if suffix in MARKDOWN_SUFFIXES:
+        return "markdown"
+    if name in PLAIN_RULE_FILES or suffix in (".txt", ""):
+        return "plain_rules"
+    return "plain_rules"
+
+
+def normalise_text(content: str) -> str:
+    """Drop a BOM and unify line endings so line numbers mean the same thing for every file."""
+    if content.startswith("\ufeff"):
+        content = content[1:]
+    if "\r" in content:
+        content = content.replace("\r\n", "\n").replace("\r", "\n")
+    return content
+
+
+def segment(content: str, path: str) -> list[Segment]:
+    """The items of one file, in source order."""
+    return segment_document(content, path).segments
+
+
+def segment_document(content: str, path: str) -> Segmented:
+    """Items plus parsed front matter and warnings (e.g. ``malformed_front_matter``)."""
+    content = normalise_text(content)
+    fmt = file_format(path)
+    out = _Builder()
+    if fmt == "yaml":
+        warnings = _segment_yaml_config(content, out)
+        return Segmented(out.segments, None, tuple(warnings))
+    front, body_start, warnings = _split_front_matter(content, out)
+    body = "\n".join(content.split("\n")[body_start:]) if body_start else content
+    _segment_markdown(body, out, _MD_PLAIN if fmt == "plain_rules" else _MD, line_offset=body_start)
+    return Segmented(out.segments, front, tuple(warnings))
+
+
+class _Builder:
+    """Collects items, numbering them and dropping blank ones."""
+
+    __slots__ = ("segments",)
+
+    def __init__(self) -> None:
+        self.segments: list[Segment] = []
+
+    def add(self, text: str, kind: str, section: tuple[str, ...], line: int | None) -> None:
+        text = text.strip()
+        if not text:
+            return
+        self.segments.append(Segment(len(self.segments), text, kind, section, line, count_tokens(text)))
+
+
+# --- YAML front matter -------------------------------------------------------------------------------
+
+_FENCE_END = ("---", "...")
+
+
+def _split_front_matter(content: str, out: _Builder) -> tuple[dict | None, int, list[str]]:
+    """Parse a leading ``---`` YAML block; returns (mapping or None, first body line index, warnings)."""
+    if not content.startswith("---"):
+        return None, 0, []
+    lines = content.split("\n")
+    if lines[0].rstrip() != "---":
+        return None, 0, []
+    end = next((i for i in range(1, len(lines)) if lines[i].rstrip() in _FENCE_END), None)
+    if end is None:
+        return None, 0, []  # a lone thematic break, not front matter
+    block = "\n".join(lines[1:end])
+    try:
+        root = yaml.compose(block, Loader=_SafeLoader) if block.strip() else None
+        data = yaml.load(block, Loader=_SafeLoader) if block.strip() else {}
+    except Exception:  # noqa: BLE001 - YAMLError, bad dates (ValueError), deep nesting (RecursionError): all "not YAML"
+        root, data = None, None
+    if root is None and data in ({}, None) and block.strip() == "" or (root is None and data is None and _only_comments(block)):
+        return {}, end + 1, []
+    if not isinstance(root, yaml.MappingNode) or not isinstance(data, dict):
+        # Cursor writes `globs: **/*.ts, src/**` unquoted, which is not YAML (`*` starts an alias); its own
+        # reader is line-based, so ours falls back to that before giving up.
+        lenient = _lenient_front_matter(lines[1:end])
+        if lenient is not None:
+            data, keys = lenient
+            for k, (first, last) in keys.items():
+                if data[k] not in ("", [], None):
+                    out.add("\n".join(lines[1 + first : 2 + last]), "front_matter", (), first + 2)
+            return data, end + 1, ["front_matter_not_yaml"]
+        # Malformed: keep every line as text so nothing is lost, and say so.
+        for i in range(1, end):
+            out.add(lines[i], "paragraph", (), i + 1)
+        return None, end + 1, ["malformed_front_matter"]
+    _mapping_items(block, root, out, kind="front_matter", line_offset=1)
+    return data, end + 1, []
+
+
+_FM_KEY = re.compile(r"^([A-Za-z_][\w.-]*)[ \t]*:(?:[ \t]+(.*))?$")
+
+
+def _lenient_front_matter(lines: list[str]) -> tuple[dict, dict[str, tuple[int, int]]] | None:
+    """``key: value`` lines (values unparsed strings, ``- x`` continuations as lists), or None if not that shape.
+
+    Returns the mapping and, per key, its first and last line index within ``lines``.
+    """
+    data: dict = {}
+    spans: dict[str, tuple[int, int]] = {}
+    key = None
+    for i, ln in enumerate(lines):
+        if not ln.strip() or ln.lstrip().startswith("#"):
+            continue
+        m = _FM_KEY.match(ln)
+        if m:
+            key = m.group(1)
+            value = (m.group(2) or "").strip()
+            if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+                value = value[1:-1]
+            data[key], spans[key] = value, (i, i)
+        elif key is not None and (ln[0] in " \t" or ln.startswith("- ")):
+            item = ln.strip()
+            if item.startswith("- "):
+                prev = data[key]
+                data[key] = (prev if isinstance(prev, list) else ([prev] if prev else [])) + [item[2:].strip()]
+            else:
+                data[key] = f"{data[key]} {item}".strip() if isinstance(data[key], str) else data[key]
+            spans[key] = (spans[key][0], i)
+        else:
+            return None
+    return (data, spans) if data else None
+
+
+def _only_comments(block: str) -> bool:
+    return all(not ln.strip() or ln.lstrip().startswith("#") for ln in block.split("\n"))
+
+
+def _mapping_items(src: str, root: yaml.MappingNode, out: _Builder, kind: str, line_offset: int) -> None:
+    """One item per top-level key with a non-empty value; text is the key's source lines, comments dropped."""
+    for key, value in root.value:
+        if isinstance(value, yaml.ScalarNode) and value.value == "" and value.tag.endswith(":null"):
+            continue
+        out.add(_node_source(src, key, value), kind, (), key.start_mark.line + 1 + line_offset)
+
+
+def _node_source(src: str, start: yaml.Node, end: yaml.Node) -> str:
+    text = src[start.start_mark.index : end.end_mark.index]
+    if isinstance(end, yaml.ScalarNode) and end.style in ("|", ">"):
+        return text.rstrip()
+    return "\n".join(ln.rstrip() for ln in text.split("\n") if ln.strip() and not ln.lstrip().startswith("#"))
+
+
+# --- YAML configs (.aider.conf.yml, ...) --------------------------------------------------------------
+
+_COMMENTED_KEY = re.compile(r"^#[\w.-]+:")  # "#model: xxx" — a disabled option, not prose
+_WORD = re.compile(r"[^\W\d_]{2,}")
+
+
+def _segment_yaml_config(content: str, out: _Builder) -> list[str]:
+    """Top-level keys become ``config`` items; prose comment blocks become ``paragraph`` items."""
+    try:
+        root = yaml.compose(content, Loader=_SafeLoader)
+        warnings: list[str] = []
+    except Exception:  # noqa: BLE001 - YAMLError, bad dates (ValueError), deep nesting (RecursionError): all "not YAML"
+        root, warnings = None, ["malformed_yaml"]
+    items: list[tuple[int, str, str]] = []  # (line, kind, text), merged in line order
+    if isinstance(root, yaml.MappingNode):
+        for key, value in root.value:
+            if isinstance(value, yaml.ScalarNode) and value.value == "" and value.tag.endswith(":null"):
+                continue
+            items.append((key.start_mark.line + 1, "config", _node_source(content, key, value)))
+    elif isinstance(root, yaml.SequenceNode):
+        for node in root.value:
+            items.append((node.start_mark.line + 1, "config", _node_source(content, node, node)))
+    elif root is not None or warnings:
+        # A bare scalar or unparsable YAML: keep its non-comment lines as text.
+        for i, ln in enumerate(content.split("\n")):
+            if ln.strip() and not ln.lstrip().startswith("#"):
+                items.append((i + 1, "paragraph", ln))
+    items.extend(_comment_paragraphs(content))
+    items.sort(key=lambda t: t[0])
+    for line, kind, text in items:
+        out.add(text, kind, (), line)
+    return warnings
+
+
+def _comment_paragraphs(content: str):
+    """Groups of full-line comments that read as prose (≥3 words), not rulers or commented-out options."""
+    group: list[str] = []
+    start = 0
+    disabled = False
+
+    def flush():
+        if group and not disabled:
+            text = "\n".join(group)
+            if len(_WORD.findall(text)) >= 3:
+                return (start, "paragraph", text)
+        return None
+
+    for i, raw in enumerate(content.split("\n")):
+        ln = raw.strip()
+        body = ln.lstrip("#").strip() if ln.startswith("#") else None
+        if body is None or not body or not _WORD.search(body) and len(set(body)) <= 2:
+            done = flush()
+            if done:
+                yield done
+            group, disabled = [], False
+            continue
+        if _COMMENTED_KEY.match(ln):
+            disabled = True
+        if not group:
+            start = i + 1
+        group.append(body)
+    done = flush()
+    if done:
+        yield done
+
+
+# --- Markdown ----------------------------------------------------------------------------------------
+
+_TAG_ONLY = re.compile(r"^\s*</?[A-Za-z][^>]*>\s*$")
+
+
+def _segment_markdown(body: str, out: _Builder, md: MarkdownIt, line_offset: int) -> None:
+    tokens = md.parse(body)
+    headings: list[tuple[int, str]] = []
+    seen_heading = False
+    section: tuple[str, ...] = ()
+    # Innermost-last stack of open containers; a list item's entry records whether its bullet text was seen.
+    containers: list[list] = []
+    quote_depth = 0
+    src_lines: list[str] | None = None
+    row: list[str] | None = None
+    row_line: int | None = None
+    n = len(tokens)
+    i = 0
+    while i < n:
+        tok = tokens[i]
+        t = tok.type
+        if t == "inline":
+            i += 1
+            continue
+        if t == "heading_open":
+            level = int(tok.tag[1])
+            title = _heading_text(tokens[i + 1].content)
+            if not title or _RULER.match(title):
+                i += 3  # "# =====" is decoration, not a section
+                continue
+            if not seen_heading:
+                # The file's first heading is its title, whatever its depth: "## Project X" then "## Setup"
+                # reads as Setup under Project X, so the title ranks as h1 and only another h1 replaces it.
+                seen_heading, level = True, 1
+            while headings and headings[-1][0] >= level:
+                headings.pop()
+            headings.append((level, title))
+            section = tuple(h[1] for h in headings)
+            i += 3
+            continue
+        if t == "paragraph_open":
+            inline = tokens[i + 1]
+            line = tok.map[0] + 1 + line_offset if tok.map else None
+            kind = "paragraph"
+            if containers and containers[-1][0] == "list_item" and not containers[-1][1]:
+                containers[-1][1] = True
+                kind = "bullet"
+            content = inline.content
+            if quote_depth and tok.map:
+                # Keep the quote markers: an agent reads "> Note: ..." as written, and the item then stays a
+                # verbatim (whitespace-normalised) substring of the file, which compaction relies on.
+                if src_lines is None:
+                    src_lines = body.split("\n")
+                content = "\n".join(ln.strip() for ln in src_lines[tok.map[0] : tok.map[1]])
+            if "\n" in content:
+                for k, (offset, part) in enumerate(statement_lines(content)):
+                    out.add(part, kind if k == 0 else ("bullet" if kind == "bullet" else "paragraph"), section,
+                            None if line is None else line + offset)
+            else:
+                out.add(content, kind, section, line)
+            i += 3
+            continue
+        if t == "list_item_open":
+            containers.append(["list_item", False])
+        elif t == "blockquote_open":
+            containers.append(["blockquote", False])
+            quote_depth += 1
+        elif t in ("list_item_close", "blockquote_close"):
+            if containers:
+                containers.pop()
+            if t == "blockquote_close":
+                quote_depth -= 1
+        elif t == "fence" or t == "code_block":
+            line = tok.map[0] + 1 + line_offset if tok.map else None
+            if t == "fence":
+                line = line + 1 if line is not None else None  # the code starts under the opening fence
+            out.add(tok.content.rstrip("\n"), "code", section, line)
+        elif t == "tr_open":
+            row, row_line = [], (tok.map[0] + 1 + line_offset if tok.map else None)
+        elif t in ("th_open", "td_open"):
+            if row is not None:
+                row.append(tokens[i + 1].content.strip())
+        elif t == "tr_close":
+            if row is not None and any(row):
+                out.add(" | ".join(row), "table_row", section, row_line)
+            row = None
+        elif t == "html_block":
+            _html_block(tok, out, section, line_offset)
+        i += 1
+
+
+_RULER = re.compile(r"^[=\-_*#~+.:| ]+$")  # ASCII rulers such as "=====" or "- - -"
+
+
+def _heading_text(content: str) -> str:
+    """A heading's text on one line; ruler lines of a setext heading ("====" above the title) are dropped."""
+    lines = [ln.strip() for ln in content.split("\n") if ln.strip()]
+    if len(lines) > 1:
+        lines = [ln for ln in lines if not _RULER.match(ln)] or lines
+    return " ".join(lines)
+
+
+_END_OF_STATEMENT = re.compile(r"(?:[.!?:;。！？：；]|[.!?]\*\*|\*\*:?)\s*$")
+_STARTS_LABEL = re.compile(r"^(?:\*\*|__|@|--|->|→|•|>|[│├└┌]|\*\w[^*]*(?:\*:|:\*)|[A-Z][\w ./-]{0,30}:\s)")
+_SHORT_LINE = 60  # display columns; a soft-wrapped line (72-120 columns) is longer unless it ends the paragraph
+
+
+def _width(line: str) -> int:
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in line)
+
+
+def statement_lines(text: str) -> list[tuple[int, str]]:
+    """Split a paragraph at hard line breaks only, keeping soft-wrapped lines together.
+
+    Plain-text rule files put one statement per line without list markers ("use sql for the database" /
+    "all tables have a uuid key"); Markdown would render them as one paragraph, but each line is its own
+    rule, and its own item. A break is hard when the line ends a statement (. ! ? : ; or a Markdown hard
+    break), the next line opens a label ("**macOS:**", "@file", "Step 2:"), or the line is too short to be
+    a wrap. Returns (line offset within the paragraph, text) pairs.
+    """
+    lines = text.split("\n")
+    out: list[tuple[int, str]] = []
+    start = 0
+    for k in range(len(lines) - 1):
+        a, b = lines[k], lines[k + 1].lstrip()
+        hard = (
+            a.endswith(("  ", "\\"))
+            or _END_OF_STATEMENT.search(a) is not None
+            or _STARTS_LABEL.match(b) is not None
+            or (_width(a.strip()) < _SHORT_LINE and not a.rstrip().endswith((",", "(", "-", "/", "—", "–", "、", "，")))
+        )
+        if hard:
+            out.append((start, "\n".join(lines[start : k + 1])))
+            start = k + 1
+    out.append((start, "\n".join(lines[start:])))
+    return out
+
+
+def _html_block(tok, out: _Builder, section: tuple[str, ...], line_offset: int) -> None:
+    """HTML comments are skipped; any other HTML block keeps its non-tag lines as a paragraph."""
+    content = tok.content
+    if content.lstrip().startswith("<!--"):
+        return
+    lines = content.rstrip("\n").split("\n")
+    first = tok.map[0] if tok.map else None
+    kept = [(k, ln) for k, ln in enumerate(lines) if ln.strip() and not _TAG_ONLY.match(ln)]
+    if not kept:
+        return
+    line = first + kept[0][0] + 1 + line_offset if first is not None else None
+    out.add("\n".join(ln for _, ln in kept), "paragraph", section, line)

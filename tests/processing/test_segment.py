@@ -1,0 +1,180 @@
+"""Segmentation of synthetic Markdown / YAML: one behaviour per test."""
+
+from aac.processing.segment import KINDS, segment, segment_document, statement_lines
+from aac.tokens import count_tokens
+
+
+def texts(segs):
+    return [s.text for s in segs]
+
+
+def test_bullets_lose_their_markers_and_nested_bullets_are_separate_items():
+    md = "# Title\n\n- parent rule\n  - child rule\n  - second child\n- sibling\n1. first step\n2. second step\n"
+    segs = segment(md, "AGENTS.md")
+    assert texts(segs) == ["parent rule", "child rule", "second child", "sibling", "first step", "second step"]
+    assert {s.kind for s in segs} == {"bullet"}
+    assert [s.line for s in segs] == [3, 4, 5, 6, 7, 8]
+
+
+def test_headings_are_not_items_but_form_the_section_path_with_the_file_title():
+    md = "# Guide\n\nintro\n\n## Testing\n\n### Unit\n\n- run pytest\n\n## Style\n\nuse black\n"
+    segs = segment(md, "CLAUDE.md")
+    assert [(s.text, s.section_path) for s in segs] == [
+        ("intro", ("Guide",)),
+        ("run pytest", ("Guide", "Testing", "Unit")),
+        ("use black", ("Guide", "Style")),
+    ]
+
+
+def test_first_heading_stays_the_title_even_when_later_headings_share_its_depth():
+    md = "## Project X\n\n## Setup\n\n- install deps\n"
+    assert segment(md, "AGENTS.md")[0].section_path == ("Project X", "Setup")
+
+
+def test_a_later_h1_replaces_the_title_and_ascii_ruler_headings_are_ignored():
+    md = "# Old title\n# ======\n# New title\n# ======\n\n## Rules\n\n- be nice\n"
+    assert segment(md, "CLAUDE.md")[0].section_path == ("New title", "Rules")
+
+
+def test_fenced_code_is_one_item_without_fences_and_points_at_its_first_code_line():
+    md = "# T\n\nRun:\n\n```bash\nnpm test\nnpm run lint\n```\n"
+    code = [s for s in segment(md, "CLAUDE.md") if s.kind == "code"]
+    assert [(c.text, c.line) for c in code] == [("npm test\nnpm run lint", 6)]
+
+
+def test_table_rows_become_items_with_cells_joined_by_pipes():
+    md = "| Command | Purpose |\n|---|---|\n| `make test` | run tests |\n| | |\n"
+    rows = [s for s in segment(md, "AGENTS.md") if s.kind == "table_row"]
+    assert [(r.text, r.line) for r in rows] == [("Command | Purpose", 1), ("`make test` | run tests", 3)]
+
+
+def test_html_comments_are_skipped_but_other_html_keeps_its_text():
+    md = "<!-- generated, do not edit -->\n\n<details>\nhidden rule text\n</details>\n\nvisible\n"
+    segs = segment(md, "CLAUDE.md")
+    assert texts(segs) == ["hidden rule text", "visible"]
+
+
+def test_blank_items_are_dropped_and_ordinals_are_dense():
+    md = "-   \n- real\n\n   \n\nprose\n"
+    segs = segment(md, "AGENTS.md")
+    assert texts(segs) == ["real", "prose"]
+    assert [s.ordinal for s in segs] == [0, 1]
+
+
+def test_soft_wrapped_paragraph_stays_one_item_with_its_newline():
+    para = (
+        "This paragraph is long enough to have been wrapped by an editor at about eighty\n"
+        "columns, and the second line simply continues the same sentence to its end.\n"
+    )
+    segs = segment(para, "CLAUDE.md")
+    assert len(segs) == 1 and segs[0].kind == "paragraph" and "\n" in segs[0].text
+
+
+def test_one_statement_per_line_paragraph_splits_at_hard_breaks():
+    para = "use sql for the database\nall tables have a uuid key\nnever use serial ids\n"
+    segs = segment(para, ".cursorrules")
+    assert texts(segs) == ["use sql for the database", "all tables have a uuid key", "never use serial ids"]
+    assert [s.line for s in segs] == [1, 2, 3]
+
+
+def test_statement_lines_reports_offsets_within_the_paragraph():
+    assert statement_lines("Do this.\nThen that.") == [(0, "Do this."), (1, "Then that.")]
+
+
+def test_blockquote_items_keep_their_quote_marker_verbatim():
+    segs = segment("# T\n\n> Edit the source, then render.\n", "AGENTS.md")
+    assert texts(segs) == ["> Edit the source, then render."]
+
+
+def test_crlf_and_bom_do_not_change_items_or_line_numbers():
+    md = "# T\n\n- a rule\n- another rule\n"
+    plain = segment(md, "CLAUDE.md")
+    crlf = segment("\ufeff" + md.replace("\n", "\r\n"), "CLAUDE.md")
+    assert plain == crlf
+
+
+def test_indented_lines_in_plain_rule_files_are_prose_not_code():
+    text = "Rules:\n\n    always write tests first\n"
+    assert [s.kind for s in segment(text, ".cursorrules")] == ["paragraph", "paragraph"]
+    assert [s.kind for s in segment(text, "README.md")] == ["paragraph", "code"]
+
+
+def test_mdc_front_matter_keys_become_items_and_the_mapping_is_returned():
+    mdc = '---\ndescription: "TS rules"\nglobs: src/**/*.ts\nalwaysApply: false\n---\n# TS\n\n- strict mode\n'
+    doc = segment_document(mdc, ".cursor/rules/ts.mdc")
+    fm = [s for s in doc.segments if s.kind == "front_matter"]
+    assert [(s.text, s.line) for s in fm] == [
+        ('description: "TS rules"', 2), ("globs: src/**/*.ts", 3), ("alwaysApply: false", 4)]
+    assert doc.front_matter == {"description": "TS rules", "globs": "src/**/*.ts", "alwaysApply": False}
+    assert doc.segments[-1].text == "strict mode" and doc.segments[-1].line == 8
+    assert doc.warnings == ()
+
+
+def test_empty_front_matter_values_are_not_items():
+    mdc = "---\ndescription:\nglobs:\nalwaysApply: true\n---\nbody\n"
+    assert texts(segment(mdc, "x.mdc")) == ["alwaysApply: true", "body"]
+
+
+def test_cursor_style_unquoted_globs_are_read_leniently_with_a_warning():
+    mdc = "---\nglobs: **/*.ts, **/*.spec.ts\nalwaysApply: false\n---\n- rule\n"
+    doc = segment_document(mdc, "a.mdc")
+    assert doc.front_matter["globs"] == "**/*.ts, **/*.spec.ts"
+    assert doc.warnings == ("front_matter_not_yaml",)
+    assert [s.kind for s in doc.segments] == ["front_matter", "front_matter", "bullet"]
+
+
+def test_malformed_front_matter_is_kept_as_text_and_flagged():
+    mdc = "---\ndescription: [unclosed\nthis line is no key\n---\n# T\n- rule\n"
+    doc = segment_document(mdc, "bad.mdc")
+    assert doc.warnings == ("malformed_front_matter",)
+    assert doc.front_matter is None
+    assert [s.kind for s in doc.segments] == ["paragraph", "paragraph", "bullet"]
+    assert doc.segments[-1].section_path == ("T",)
+
+
+def test_a_leading_thematic_break_without_a_closing_one_is_not_front_matter():
+    doc = segment_document("---\n\nJust prose.\n", "CLAUDE.md")
+    assert doc.front_matter is None and texts(doc.segments) == ["Just prose."]
+
+
+def test_yaml_config_top_level_keys_become_config_items_and_prose_comments_paragraphs():
+    yml = (
+        "# Aider settings for this repository, keep them small\n"
+        "model: gpt-4\n"
+        "read:\n  - AGENTS.md\n  # a comment inside\n  - CONVENTIONS.md\n"
+        "## Specify the editor model\n#editor-model: xxx\n"
+        "auto-commits: false\n"
+        "empty:\n"
+    )
+    segs = segment(yml, ".aider.conf.yml")
+    assert [(s.kind, s.text, s.line) for s in segs] == [
+        ("paragraph", "Aider settings for this repository, keep them small", 1),
+        ("config", "model: gpt-4", 2),
+        ("config", "read:\n  - AGENTS.md\n  - CONVENTIONS.md", 3),
+        ("config", "auto-commits: false", 9),
+    ]
+
+
+def test_block_scalar_config_values_keep_their_blank_lines():
+    yml = "message-template: |\n  line one\n\n  line two\n"
+    (s,) = segment(yml, ".aider.conf.yml")
+    assert s.text == "message-template: |\n  line one\n\n  line two"
+
+
+def test_unparsable_yaml_config_keeps_its_lines_and_warns():
+    doc = segment_document("model: [gpt-4\nread: AGENTS.md\n", ".aider.conf.yml")
+    assert doc.warnings == ("malformed_yaml",)
+    assert texts(doc.segments) == ["model: [gpt-4", "read: AGENTS.md"]
+
+
+def test_every_segment_has_a_known_kind_and_its_token_count():
+    md = "---\nalwaysApply: true\n---\n# T\n\n- a\n\npara\n\n```\ncode\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n"
+    segs = segment(md, "x.mdc")
+    assert {s.kind for s in segs} == {"front_matter", "bullet", "paragraph", "code", "table_row"}
+    assert all(s.kind in KINDS and s.n_tokens == count_tokens(s.text) for s in segs)
+
+
+def test_yaml_that_fails_to_construct_or_nests_too_deep_does_not_crash():
+    bad_date = segment_document("---\ndate: 2001-02-30\n---\nx\n", "a.mdc")
+    assert bad_date.front_matter == {"date": "2001-02-30"} and bad_date.warnings == ("front_matter_not_yaml",)
+    assert segment_document("[" * 5000, "a.yml").warnings == ("malformed_yaml",)
