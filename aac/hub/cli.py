@@ -96,16 +96,14 @@ def refresh(
     source: str = typer.Option("crawl", "--source", help="Where the crawl came from, recorded in `versions`."),
 ) -> None:
     """Merge a fresh crawl into the corpus as a new version: changelog, tombstones, changed rows marked pending."""
-    from aac.refresh.versioning import apply_refresh
+    from aac.refresh.versioning import merge_incoming
     from aac.store import Corpus
 
-    fresh = Corpus(incoming)
-    if not fresh.exists("artifacts"):
-        console.print(f"[red]no artifacts table under {incoming}: crawl into it first[/red]")
+    try:
+        report = merge_incoming(Corpus(corpus), Corpus(incoming), process=None, source=source)
+    except FileNotFoundError as exc:
+        console.print(f"[red]{exc}[/red]")
         raise typer.Exit(1)
-    target = Corpus(corpus)
-    report = apply_refresh(target, fresh.read("artifacts"), process=None, source=source)
-    target.refresh_catalog()
     typer.echo(f"version {report.version}: added={report.added} changed={report.changed} removed={report.removed} "
                f"unchanged={report.unchanged}")
     for platform, counts in sorted(report.per_platform.items()):

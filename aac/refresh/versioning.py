@@ -190,3 +190,16 @@ def apply_refresh(corpus: Corpus, crawled: pa.Table, process: Processor | None =
         removed=len(plan.removed), unchanged=len(plan.unchanged), live_artifacts=live)], schema=VERSIONS))
     return VersionReport(version, len(plan.added), len(plan.changed), len(plan.removed), len(plan.unchanged),
                          tuple(fresh.column("artifact_id").to_pylist()) if process is not None else (), per_platform)
+
+
+def merge_incoming(corpus: Corpus, incoming: Corpus, process: Processor | None = None,
+                   now: dt.datetime | None = None, source: str = "crawl") -> VersionReport:
+    """Refresh ``corpus`` from a crawl written into its own folder: repository metadata (licenses, stars) is
+    upserted first, then the artifacts are merged as the next version."""
+    if not incoming.exists("artifacts"):
+        raise FileNotFoundError(f"no artifacts table under {incoming.root}: crawl into it first")
+    if incoming.exists("repos"):
+        corpus.upsert("repos", incoming.read("repos"))
+    report = apply_refresh(corpus, incoming.read("artifacts"), process=process, now=now, source=source)
+    corpus.refresh_catalog()
+    return report
