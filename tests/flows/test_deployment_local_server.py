@@ -15,11 +15,11 @@ from pathlib import Path
 import httpx
 import pytest
 
-from aac.ids import artifact_id
 from aac.store import Corpus
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "hub"))
 import hub_corpus_factory as fx  # noqa: E402
+import hub_snapshot as snap  # noqa: E402
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -72,17 +72,12 @@ def _prefect(env, *args, timeout=180) -> str:
 
 @pytest.mark.slow
 def test_both_deployments_from_prefect_yaml_run_once_on_a_local_server(prefect_server, tmp_path):
-    env = prefect_server
-    api = env["PREFECT_API_URL"]
-    corpus = fx.build(Corpus(tmp_path / "corpus"))
-    incoming = Corpus(tmp_path / "incoming")  # a fresh crawl: one file gone, one new
-    arts = corpus.read("artifacts").to_pylist()
-    fresh = [a for a in arts if a["repo"] != "zed/tool"]
-    fresh.append(dict(arts[0], artifact_id=artifact_id("new/repo", "AGENTS.md"), repo="new/repo", path="AGENTS.md",
-                      platform="agents", blob_sha=None, content_sha256=None, content="- a new rule"))
-    import pyarrow as pa
+    from aac.collectors.emulator.server import EmulatorServer
 
-    incoming.replace("artifacts", pa.Table.from_pylist(fresh, schema=corpus.read("artifacts").schema))
+    env = dict(prefect_server, GITHUB_TOKEN="emulator-token")
+    api = env["PREFECT_API_URL"]
+    main = Corpus(tmp_path / "main")
+    fx.build(Corpus(tmp_path / "pubcorpus"))
 
     _prefect(env, "work-pool", "create", "aac-process", "--type", "process")
     out = _prefect(env, "--no-prompt", "deploy", "--all")
@@ -91,24 +86,26 @@ def test_both_deployments_from_prefect_yaml_run_once_on_a_local_server(prefect_s
     refresh = next(d for d in deployments if d["name"] == "refresh-corpus")
     assert [s["schedule"]["cron"] for s in refresh["schedules"]] == ["0 3 * * 1"]
 
-    run_ids = []
-    for name, params in (("refresh-corpus/refresh-corpus", ["--param", f"corpus={corpus.root}", "--param", f"incoming={incoming.root}"]),
-                         ("publish-corpus/publish-corpus", ["--param", f"corpus={tmp_path / 'pubcorpus'}", "--param", f"out={tmp_path / 'hub'}"])):
-        out = _prefect(env, "deployment", "run", name, *params)
-        run_ids.append(re.search(r"UUID: ([0-9a-f-]{36})", out).group(1))
-    fx.build(Corpus(tmp_path / "pubcorpus"))  # publish a separate, untouched copy
+    with EmulatorServer(snap.V1, profile="ideal", seed=0) as emu:
+        run_ids = []
+        for name, params in (("refresh-corpus/refresh-corpus", {"corpus": main.root, "api_url": emu.url}),
+                             ("publish-corpus/publish-corpus", {"corpus": tmp_path / "pubcorpus", "out": tmp_path / "hub"})):
+            args = [a for k, v in params.items() for a in ("--param", f"{k}={v}")]
+            out = _prefect(env, "deployment", "run", name, *args)
+            run_ids.append(re.search(r"UUID: ([0-9a-f-]{36})", out).group(1))
+        _prefect(env, "worker", "start", "--pool", "aac-process", "--run-once", timeout=240)
+        for rid in run_ids:
+            for _ in range(120):
+                state = httpx.get(f"{api}/flow_runs/{rid}").json()["state"]["type"]
+                if state in ("COMPLETED", "FAILED", "CRASHED", "CANCELLED"):
+                    break
+                time.sleep(0.5)
+            assert state == "COMPLETED", httpx.get(f"{api}/flow_runs/{rid}").json()["state"]
 
-    _prefect(env, "worker", "start", "--pool", "aac-process", "--run-once", timeout=240)
-    for rid in run_ids:
-        for _ in range(120):
-            state = httpx.get(f"{api}/flow_runs/{rid}").json()["state"]["type"]
-            if state in ("COMPLETED", "FAILED", "CRASHED", "CANCELLED"):
-                break
-            time.sleep(0.5)
-        assert state == "COMPLETED", httpx.get(f"{api}/flow_runs/{rid}").json()["state"]
-
-    changes = corpus.sql("SELECT change, count(*) AS n FROM changelog GROUP BY 1 ORDER BY 1").to_pylist()
-    assert changes == [{"change": "added", "n": 1}, {"change": "removed", "n": 1}]
+    # refresh: crawled the emulator over HTTP, merged as version 1, processed (secret redacted, GPL held private)
+    assert main.sql("SELECT change, count(*) AS n FROM changelog GROUP BY 1").to_pylist() == [{"change": "added", "n": 4}]
+    statuses = {r["repo"] + "/" + r["path"]: r["status"] for r in main.sql("SELECT repo, path, status FROM artifacts").to_pylist()}
+    assert statuses["acme/web/AGENTS.md"] == "kept" and statuses["copyleft/app/CLAUDE.md"] != "kept"
     assert sorted(p.name for p in (tmp_path / "hub" / "data").iterdir()) == ["annotations", "artifacts", "items", "repos"]
     arts_of_runs = httpx.post(f"{api}/artifacts/filter", json={"artifacts": {"flow_run_id": {"any_": run_ids}}}).json()
     assert {a["key"] for a in arts_of_runs} >= {"refresh-changelog", "refresh-summary", "publish-rows", "publish-summary"}
