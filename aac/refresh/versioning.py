@@ -57,24 +57,39 @@ class RefreshPlan:
         return self.added + self.changed
 
 
+def _keys(table: pa.Table) -> tuple[dict[str, str | None], set[str]]:
+    """artifact_id -> content key, and the ids already tombstoned. Content is read only for rows with no hash."""
+    names = table.column_names
+    ids = table.column("artifact_id").to_pylist()
+    blob = table.column("blob_sha").to_pylist() if "blob_sha" in names else [None] * len(ids)
+    sha = table.column("content_sha256").to_pylist() if "content_sha256" in names else [None] * len(ids)
+    keys: dict[str, str | None] = {}
+    need_content = [i for i in range(len(ids)) if not blob[i] and not sha[i]]
+    contents = {}
+    if need_content and "content" in names:
+        picked = table.column("content").take(pa.array(need_content, pa.int64())).to_pylist()
+        contents = dict(zip(need_content, picked))
+    for i, aid in enumerate(ids):
+        keys[aid] = content_key({"blob_sha": blob[i], "content_sha256": sha[i], "content": contents.get(i)})
+    removed = set()
+    if "removed_at" in names:
+        removed = set(pc.filter(table.column("artifact_id"), pc.is_valid(table.column("removed_at"))).to_pylist())
+    return keys, removed
+
+
 def plan_refresh(current: pa.Table, crawled: pa.Table) -> RefreshPlan:
     """Classify every artifact of ``current`` (the corpus) and ``crawled`` (the fresh crawl). Pure."""
-    cols = [c for c in ("artifact_id", "blob_sha", "content_sha256", "content", "removed_at") if c in current.column_names]
-    cur = {r["artifact_id"]: r for r in current.select(cols).to_pylist()}
-    ncols = [c for c in ("artifact_id", "blob_sha", "content_sha256", "content") if c in crawled.column_names]
-    new = {r["artifact_id"]: r for r in crawled.select(ncols).to_pylist()}
-    added, changed, unchanged, removed = [], [], [], []
-    old_hash = {aid: content_key(r) for aid, r in cur.items()}
-    new_hash = {aid: content_key(r) for aid, r in new.items()}
-    for aid in sorted(new):
-        old = cur.get(aid)
-        if old is None or old.get("removed_at") is not None:
+    old_hash, tombstoned = _keys(current)
+    new_hash, _ = _keys(crawled)
+    added, changed, unchanged = [], [], []
+    for aid in sorted(new_hash):
+        if aid not in old_hash or aid in tombstoned:
             added.append(aid)  # new, or back after a tombstone
         elif old_hash[aid] != new_hash[aid] or new_hash[aid] is None:
             changed.append(aid)
         else:
             unchanged.append(aid)
-    removed = [aid for aid in sorted(cur) if aid not in new and cur[aid].get("removed_at") is None]
+    removed = [aid for aid in sorted(old_hash) if aid not in new_hash and aid not in tombstoned]
     return RefreshPlan(tuple(added), tuple(changed), tuple(removed), tuple(unchanged), old_hash, new_hash)
 
 
