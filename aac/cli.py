@@ -26,7 +26,7 @@ console = Console(stderr=True)
 CorpusOpt = typer.Option(Path("data"), "--corpus", envvar="AAC_CORPUS", help="Corpus folder (Parquet tables + aac.duckdb).")
 
 # Each area's command module; adding an area is one line.
-AREAS: tuple[str, ...] = ("aac.collectors.emulator.cli", "aac.collectors.cli", "aac.hub.cli")
+AREAS: tuple[str, ...] = ("aac.collectors.emulator.cli", "aac.collectors.cli", "aac.processing.cli", "aac.hub.cli")
 
 
 @app.command()

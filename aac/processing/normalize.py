@@ -12,8 +12,8 @@ Drop reasons (whole pipeline; this module produces the first four):
 ``too_large``        more than ``MAX_BYTES`` (GitHub's code-search index limit, 384 KB)
 ``exact_duplicate``  same normalised content as a canonical copy elsewhere (see dedupe.py)
 ``license:<spdx>``   not under a permissive licence (``license:none``, ``license:unknown``, ``license:GPL-3.0``, ...)
-``opted_out``        the repository asked not to be collected
-``not_agent_file``   the path matches no known agent platform
+``not_an_agent_file`` the path matches no known agent platform (set by the crawler or here)
+``content_unavailable`` the crawler could not fetch the file (set by the crawler)
 """
 
 from __future__ import annotations
@@ -29,7 +29,8 @@ MAX_REPLACED_RATIO = 0.01  # share of U+FFFD replacements above which the text i
 BINARY_PROBE = 8192
 
 DROP_REASONS: tuple[str, ...] = (
-    "empty", "binary", "invalid_utf8", "too_large", "exact_duplicate", "license:<spdx>", "opted_out", "not_agent_file",
+    "empty", "binary", "invalid_utf8", "too_large", "exact_duplicate", "license:<spdx>", "not_an_agent_file",
+    "content_unavailable",
 )
 
 _SURROGATE = re.compile("[\ud800-\udfff]")

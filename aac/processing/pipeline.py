@@ -24,6 +24,8 @@ import shutil
 import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator
+import multiprocessing
+from collections import deque
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -42,6 +44,8 @@ from aac.schema import ARTIFACTS, REPOS
 from aac.store import Corpus
 
 INPUT_STATUSES = ("collected", "removed")
+# Rows the crawler itself wrote as dropped (their reason comes from the collector); processed rows never carry these.
+CRAWL_DROP_REASONS = ("content_unavailable", "not_an_agent_file")
 _TS = pa.timestamp("us", tz="UTC")
 
 
@@ -137,14 +141,21 @@ def load_records(corpus: Corpus, records: Iterable[dict], collected_at: datetime
 
 # ---- step 1: stage ----------------------------------------------------------------------------------------
 
+def _crawler_rows(b: pa.RecordBatch) -> pa.Array:
+    """Mask of rows written by the crawler (not yet processed)."""
+    fresh = pc.is_in(b.column("status"), pa.array(INPUT_STATUSES))
+    crawl_dropped = pc.and_(pc.equal(b.column("status"), "dropped"),
+                            pc.is_in(b.column("drop_reason"), pa.array(CRAWL_DROP_REASONS)))
+    return pc.fill_null(pc.or_(fresh, crawl_dropped), False)
+
+
 def stage_raw(corpus: Corpus, batch_size: int = 8192) -> int:
     """Merge the crawler's new rows in ``artifacts`` into ``raw_artifacts`` (new rows win). Returns rows staged."""
     if not corpus.exists("artifacts"):
         return 0
     new_ids: set[str] = set()
-    for b in corpus.iter_batches("artifacts", columns=["artifact_id", "status"], batch_size=batch_size):
-        mask = pc.is_in(b.column("status"), pa.array(INPUT_STATUSES))
-        new_ids.update(pc.filter(b.column("artifact_id"), mask).to_pylist())
+    for b in corpus.iter_batches("artifacts", columns=["artifact_id", "status", "drop_reason"], batch_size=batch_size):
+        new_ids.update(pc.filter(b.column("artifact_id"), _crawler_rows(b)).to_pylist())
     if not new_ids:
         return 0
     id_set = pa.array(sorted(new_ids))
@@ -154,7 +165,7 @@ def stage_raw(corpus: Corpus, batch_size: int = 8192) -> int:
             keep = pc.invert(pc.is_in(b.column("artifact_id"), id_set))
             yield b.filter(keep)
         for b in corpus.iter_batches("artifacts", batch_size=batch_size):
-            yield b.filter(pc.is_in(b.column("status"), pa.array(INPUT_STATUSES)))
+            yield b.filter(_crawler_rows(b))
 
     corpus.replace("raw_artifacts", merged())
     return len(new_ids)
@@ -179,8 +190,8 @@ def process_row(row: dict, repo: dict | None, cfg: ProcessConfig) -> dict:
     out["_publishable"] = False
     out.update(near_dup_of=None, dup_cluster_size=None, dup_cluster_repos=None, secrets_found=None, secret_kinds=None,
                content_sha256=None, input_fixes=None, drop_reason=None)
-    if row.get("status") == "removed":
-        out.update(status="removed", content=None)
+    if row.get("status") in ("removed", "dropped"):  # gone upstream, or dropped by the crawler with its reason
+        out.update(status=row["status"], drop_reason=row.get("drop_reason"), content=None)
         return out
     platform = row.get("platform") or platform_of(row["path"])
     out["platform"] = platform
@@ -190,7 +201,7 @@ def process_row(row: dict, repo: dict | None, cfg: ProcessConfig) -> dict:
         out.update(status="dropped", drop_reason=norm.drop_reason, content=None)
         return out
     if platform is None:
-        out.update(status="dropped", drop_reason="not_agent_file", content=None)
+        out.update(status="dropped", drop_reason="not_an_agent_file", content=None)
         return out
     text = norm.text
     spdx = licenses.resolve_spdx(row.get("license_spdx"), repo.get("license_spdx"))
@@ -220,6 +231,25 @@ def _process_batch(args: tuple[list[dict], dict[str, dict], ProcessConfig]) -> t
 
 
 # ---- orchestration ----------------------------------------------------------------------------------------
+
+def ordered_map(fn: Callable, items: Iterable, workers: int) -> Iterator:
+    """``map`` over worker processes, results in input order, at most ``2 * workers`` inputs in flight.
+
+    (``Executor.map`` would read the whole input up front; here memory stays bounded.) Workers are spawned,
+    not forked: forking a process that runs DuckDB or Prefect threads can deadlock.
+    """
+    if workers <= 1:
+        yield from map(fn, items)
+        return
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        pending: deque = deque()
+        for item in items:
+            pending.append(pool.submit(fn, item))
+            if len(pending) >= 2 * workers:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
+
 
 def _peak_rss_mb() -> float:
     """Peak resident memory so far of this process and of its (finished) worker processes, in MiB."""
@@ -285,11 +315,34 @@ def _item_records(corpus: Corpus, keep_private: bool) -> Iterator[tuple[str, str
                 yield r["artifact_id"], r["path"], r["content"]
 
 
-def write_items(corpus: Corpus, cfg: ProcessConfig) -> int:
-    """Replace ``items`` with the typed items of the kept artifacts (the segment helper's ``itemize_many``)."""
+def _items_chunk(records: list[tuple[str, str, str]]) -> list[pa.RecordBatch]:
     from aac.processing.items import itemize_many
 
-    return corpus.replace("items", itemize_many(_item_records(corpus, cfg.keep_private), classifier=cfg.classifier))
+    return list(itemize_many(records))
+
+
+def _chunks(it: Iterable, n: int) -> Iterator[list]:
+    chunk: list = []
+    for x in it:
+        chunk.append(x)
+        if len(chunk) >= n:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+def write_items(corpus: Corpus, cfg: ProcessConfig) -> int:
+    """Replace ``items`` with the typed items of the kept artifacts (the segment helper's ``itemize_many``).
+
+    Items are deterministic per artifact, so chunks typed in worker processes give the same table."""
+    from aac.processing.items import itemize_many
+
+    records = _item_records(corpus, cfg.keep_private)
+    if cfg.workers <= 1 or cfg.classifier is not None:
+        return corpus.replace("items", itemize_many(records, classifier=cfg.classifier))
+    batches = (b for bs in ordered_map(_items_chunk, _chunks(records, 500), cfg.workers) for b in bs)
+    return corpus.replace("items", batches)
 
 
 def run(corpus: Corpus, cfg: ProcessConfig = ProcessConfig(),
@@ -317,23 +370,14 @@ def run(corpus: Corpus, cfg: ProcessConfig = ProcessConfig(),
     def pass1() -> int:
         n = 0
         batches = _raw_batches(corpus, cfg.batch_size, repos, cfg)
-        if cfg.workers > 1:
-            pool = ProcessPoolExecutor(cfg.workers)
-            results = pool.map(_process_batch, batches)
-        else:
-            pool, results = None, map(_process_batch, batches)
-        try:
-            for i, (tbl, batch_sigs) in enumerate(results):
-                _write_stage(stage_dir / f"part-{i:06d}.parquet", tbl)
-                for sha, sig in batch_sigs.items():
-                    sigs.setdefault(sha, sig)
-                live = tbl.filter(pc.is_valid(tbl.column("content_sha256")))
-                metas.append(live.select(["artifact_id", "repo", "path", "_stars", "_pushed_at", "collected_at",
-                                          "_publishable", "content_sha256"]))
-                n += tbl.num_rows
-        finally:
-            if pool is not None:
-                pool.shutdown()
+        for i, (tbl, batch_sigs) in enumerate(ordered_map(_process_batch, batches, cfg.workers)):
+            _write_stage(stage_dir / f"part-{i:06d}.parquet", tbl)
+            for sha, sig in batch_sigs.items():
+                sigs.setdefault(sha, sig)
+            live = tbl.filter(pc.is_valid(tbl.column("content_sha256")))
+            metas.append(live.select(["artifact_id", "repo", "path", "_stars", "_pushed_at", "collected_at",
+                                      "_publishable", "content_sha256"]))
+            n += tbl.num_rows
         return n
 
     step("normalize+license+secrets+tags+minhash", pass1)

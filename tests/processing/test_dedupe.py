@@ -99,7 +99,7 @@ def test_decisions_do_not_depend_on_row_order():
 
 def test_a_huge_template_cluster_is_one_component_in_linear_time():
     rng = np.random.default_rng(0)
-    sig = np.repeat(rng.integers(0, 2**32, size=(1, 128), dtype=np.uint64).astype(np.uint32), 50_000, axis=0)
+    sig = np.repeat(rng.integers(0, 2**32, size=(1, CFG.num_perm), dtype=np.uint64).astype(np.uint32), 50_000, axis=0)
     comp = near_components(sig, 0.85, *CFG.bands)
     assert (comp == 0).all()
 
