@@ -55,7 +55,7 @@ def _verdict_sql(allow: frozenset[str], has_publishable_view: bool) -> str:
     SELECT a.artifact_id, a.repo,
       CASE
         WHEN a.removed_at IS NOT NULL THEN 'removed_upstream'
-        WHEN a.status IS DISTINCT FROM 'kept' THEN 'status_' || coalesce(a.status, 'null')
+        WHEN a.status IS DISTINCT FROM 'kept' THEN coalesce(a.drop_reason, 'status_' || coalesce(a.status, 'null'))
         WHEN coalesce(a.license_spdx, lic.license_spdx) IS NULL THEN 'license_unknown'
         WHEN coalesce(a.license_spdx, lic.license_spdx) NOT IN ({allow_list}) THEN 'license_not_permissive'
         WHEN lower(a.repo) IN (SELECT name FROM optout_repos)

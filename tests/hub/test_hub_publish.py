@@ -60,7 +60,7 @@ def test_only_kept_permissive_clean_not_opted_out_artifacts_are_published(publis
     got = {(r["repo"], r["path"]) for r in table.select(["repo", "path"]).to_pylist()}
     assert got == fx.PUBLISHABLE
     assert published.report.held_back == {
-        "license_not_permissive": 1, "opted_out": 2, "secret_in_content": 1, "status_dropped": 1}
+        "license_not_permissive": 1, "opted_out": 2, "secret_in_content": 1, "exact_duplicate": 1}
 
 
 def test_planted_secret_and_gpl_text_never_reach_the_hub_folder(published):
