@@ -91,24 +91,52 @@ def pull(
 
 def refresh(
     corpus: Path = CorpusOpt,
-    incoming: Path = typer.Option(..., "--incoming", help="Corpus folder holding the fresh crawl's artifacts "
-                                  "(e.g. written by `aac crawl --corpus DIR`)."),
-    source: str = typer.Option("crawl", "--source", help="Where the crawl came from, recorded in `versions`."),
+    api_url: str = typer.Option(None, "--api-url", envvar="AAC_GITHUB_API_URL",
+                                help="Crawl this REST API (GitHub, Enterprise or an emulator) into a fresh folder."),
+    incoming: Path = typer.Option(None, "--incoming", help="Use a crawl already written to this corpus folder "
+                                  "(e.g. by `aac crawl --corpus DIR`) instead of crawling."),
+    platform: list[str] = typer.Option(None, "--platform", "-p", help="Only these platforms (repeatable)."),
+    process: bool = typer.Option(True, "--process/--no-process", help="Process what changed right after merging."),
 ) -> None:
-    """Merge a fresh crawl into the corpus as a new version: changelog, tombstones, changed rows marked pending."""
+    """Refresh the corpus as a new version: crawl, merge (changelog, tombstones), process what changed."""
+    import datetime as dt
+
+    from aac.config import DEFAULT_GITHUB_API, Settings, scrub
     from aac.refresh.versioning import merge_incoming
     from aac.store import Corpus
 
+    settings = Settings.from_env()
+    target = Corpus(corpus)
+    source = str(incoming) if incoming is not None else (api_url or DEFAULT_GITHUB_API)
+    if incoming is None:
+        from aac.collectors.collect import run_github_crawl
+
+        stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+        incoming = target.root / "refresh-runs" / stamp
+        try:
+            summary = run_github_crawl(Corpus(incoming), source, settings.github_tokens, platform or None)
+        except Exception as exc:  # one scrubbed line, never a token
+            console.print(f"[red]crawl failed ({type(exc).__name__}):[/red] {scrub(str(exc), settings)}")
+            raise typer.Exit(1)
+        typer.echo(f"crawled into {incoming}: {summary.line()}")
     try:
-        report = merge_incoming(Corpus(corpus), Corpus(incoming), process=None, source=source)
+        report = merge_incoming(target, Corpus(incoming), process=None, source=source)
     except FileNotFoundError as exc:
         console.print(f"[red]{exc}[/red]")
         raise typer.Exit(1)
     typer.echo(f"version {report.version}: added={report.added} changed={report.changed} removed={report.removed} "
                f"unchanged={report.unchanged}")
-    for platform, counts in sorted(report.per_platform.items()):
-        typer.echo(f"  {platform}: " + " ".join(f"{k}={v}" for k, v in counts.items()))
-    if report.added or report.changed:
+    for name, counts in sorted(report.per_platform.items()):
+        typer.echo(f"  {name}: " + " ".join(f"{k}={v}" for k, v in counts.items()))
+    if not (report.added or report.changed or report.removed):
+        return
+    if process:
+        from aac.processing.pipeline import run
+
+        steps = {s.name: s.rows for s in run(target).steps}
+        typer.echo(f"processed: {steps.get('stage', 0)} changed artifacts staged; "
+                   + ", ".join(f"{k} {v}" for k, v in steps.items() if k != "stage"))
+    else:
         typer.echo("new and changed artifacts wait as status 'collected' for `aac process`")
 
 

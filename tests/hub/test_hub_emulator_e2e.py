@@ -73,3 +73,22 @@ def test_refresh_after_snapshot_change_logs_it_and_stages_only_what_changed(tmp_
     got = {(r["repo"], r["path"]) for r in pq.read_table(tmp_path / "hub" / "data" / "artifacts").to_pylist()}
     assert got == {("acme/web", "CLAUDE.md"), ("acme/web", "AGENTS.md"), ("new/repo", "AGENTS.md")}
     assert published.report.held_back.get("removed_upstream") == 1
+
+
+def test_aac_refresh_command_crawls_merges_and_processes_over_http(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from aac.cli import app
+
+    monkeypatch.setenv("GITHUB_TOKEN", "emulator-token")
+    main = tmp_path / "main"
+    with EmulatorServer(snap.V1, profile="ideal", seed=0) as emu:
+        first = CliRunner().invoke(app, ["refresh", "--corpus", str(main), "--api-url", emu.url])
+        emu.load_snapshot(snap.v2())
+        second = CliRunner().invoke(app, ["refresh", "--corpus", str(main), "--api-url", emu.url])
+    assert first.exit_code == 0 and second.exit_code == 0, first.output + second.output
+    assert "version 1: added=4" in first.output
+    assert "version 2: added=1 changed=1 removed=1 unchanged=2" in second.output
+    assert "processed: 3 changed artifacts staged" in second.output
+    kept = Corpus(main).sql("SELECT count(*) AS n FROM artifacts WHERE status = 'kept'").column("n")[0].as_py()
+    assert kept == 3  # acme/web x2 and new/repo; zed/tool tombstoned, copyleft/app private
