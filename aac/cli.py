@@ -32,6 +32,7 @@ AREAS: tuple[str, ...] = (
     "aac.collectors.cli",
     "aac.processing.cli",
     "aac.operators.cli",
+    "aac.hub.cli",
 )
 
 

@@ -117,6 +117,35 @@ ANNOTATIONS = pa.schema(
     ]
 )
 
+# One row per artifact that changed in a corpus version (refresh): what changed, where, and the hashes either side.
+CHANGELOG = pa.schema(
+    [
+        pa.field("version", pa.int64(), nullable=False),
+        pa.field("artifact_id", pa.string(), nullable=False),
+        pa.field("repo", pa.string()),
+        pa.field("path", pa.string()),
+        pa.field("platform", pa.string()),
+        pa.field("change", pa.string()),  # added | changed | removed
+        pa.field("old_hash", pa.string()),  # blob sha (or content sha256) before
+        pa.field("new_hash", pa.string()),  # ... and after
+        pa.field("at", _ts),
+    ]
+)
+
+# One row per corpus version: when it was made, from what, and its counts.
+VERSIONS = pa.schema(
+    [
+        pa.field("version", pa.int64(), nullable=False),
+        pa.field("created_at", _ts),
+        pa.field("source", pa.string()),
+        pa.field("added", pa.int64()),
+        pa.field("changed", pa.int64()),
+        pa.field("removed", pa.int64()),
+        pa.field("unchanged", pa.int64()),
+        pa.field("live_artifacts", pa.int64()),
+    ]
+)
+
 # The crawler's rows as collected (original content), kept so that ``process`` can be re-run from scratch:
 # ``artifacts`` holds the processed (redacted, filtered) rows. Never published.
 RAW_ARTIFACTS = ARTIFACTS
@@ -128,6 +157,8 @@ SCHEMAS: dict[str, pa.Schema] = {
     "items": ITEMS,
     "crawl_queries": CRAWL_QUERIES,
     "annotations": ANNOTATIONS,
+    "changelog": CHANGELOG,
+    "versions": VERSIONS,
 }
 
 KEYS: dict[str, tuple[str, ...]] = {
@@ -137,6 +168,8 @@ KEYS: dict[str, tuple[str, ...]] = {
     "items": ("item_id",),
     "crawl_queries": ("query_id",),
     "annotations": ("item_id", "annotator", "round"),
+    "changelog": ("version", "artifact_id"),
+    "versions": ("version",),
 }
 
 

@@ -1,0 +1,66 @@
+"""Prefect flow ``refresh-corpus``: crawl -> merge as a new corpus version -> process -> (publish).
+
+Thin: the crawl is the collector's ``crawl`` flow run into a fresh folder per run (so a file it no longer
+finds is a removal), the merge is aac.refresh.versioning, processing is aac.processing.pipeline, which
+stages only the rows the merge marked ``collected``/``removed``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+from prefect import flow, task
+from prefect.artifacts import create_markdown_artifact, create_table_artifact
+
+
+@task
+def merge_task(corpus: str, incoming: str, source: str) -> dict:
+    from aac.refresh.versioning import merge_incoming
+    from aac.store import Corpus
+
+    r = merge_incoming(Corpus(corpus), Corpus(incoming), process=None, source=source)
+    return {"version": r.version, "added": r.added, "changed": r.changed, "removed": r.removed,
+            "unchanged": r.unchanged, "per_platform": r.per_platform}
+
+
+@task(retries=1, retry_delay_seconds=[30])
+def process_task(corpus: str) -> dict:
+    from aac.processing.pipeline import run
+    from aac.store import Corpus
+
+    report = run(Corpus(corpus))
+    return {s.name: s.rows for s in report.steps}
+
+
+def report_version(result: dict) -> None:
+    create_table_artifact(key="refresh-changelog",
+                          description=f"corpus version {result['version']}: changes per platform",
+                          table=[{"platform": p, **c} for p, c in sorted(result["per_platform"].items())])
+    create_markdown_artifact(key="refresh-summary", markdown=(
+        f"# Corpus version {result['version']}\n\n| added | changed | removed | unchanged |\n|---|---|---|---|\n"
+        f"| {result['added']} | {result['changed']} | {result['removed']} | {result['unchanged']} |\n"))
+
+
+@flow(name="refresh-corpus", log_prints=True)
+def refresh_corpus(corpus: str = "data", api_url: str = "https://api.github.com", incoming: str | None = None,
+                   platforms: list[str] | None = None, process: bool = True, publish: bool = False,
+                   out: str = "hub", repo_id: str | None = None) -> dict:
+    """Weekly refresh. ``incoming`` = a folder already holding a crawl (skips crawling)."""
+    crawled_now = incoming is None
+    if crawled_now:
+        from aac.flows.crawl import crawl
+
+        stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+        incoming = str(Path(corpus) / "refresh-runs" / stamp)
+        crawl(api_url=api_url, corpus=incoming, platforms=platforms)
+    result = merge_task(corpus, incoming, source=api_url if crawled_now else incoming)
+    if process and (result["added"] or result["changed"] or result["removed"]):
+        result["process"] = process_task(corpus)
+    report_version(result)
+    print(f"version {result['version']}: +{result['added']} ~{result['changed']} -{result['removed']}")
+    if publish:
+        from aac.flows.publish import publish_corpus
+
+        result["publish"] = publish_corpus(corpus=corpus, out=out, repo_id=repo_id, upload=bool(repo_id))
+    return result

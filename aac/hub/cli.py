@@ -1,0 +1,146 @@
+"""`aac publish`, `aac pull`, `aac refresh`: the corpus to and from the Hub, and kept fresh between releases."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from aac.cli import CorpusOpt, console
+
+
+def _default_optout(corpus: Path) -> Path | None:
+    for candidate in (corpus / "optout.txt", Path("optout.txt")):
+        if candidate.exists():
+            return candidate
+    return None
+
+
+def publish(
+    corpus: Path = CorpusOpt,
+    out: Path = typer.Option(Path("hub"), "--out", help="Hub folder to write (README.md + data/<config>/*.parquet)."),
+    repo_id: str = typer.Option(None, "--repo-id", envvar="AAC_HF_REPO_ID", help="Dataset repo ORG/NAME to upload to."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Build and validate the folder, upload nothing."),
+    optout: Path = typer.Option(None, "--optout", help="Opt-out list (owner/name or owner/* per line). "
+                                "Default: <corpus>/optout.txt, then ./optout.txt, if present."),
+    private: bool = typer.Option(False, "--private", help="Create the Hub repo as private."),
+) -> None:
+    """Write the Hub layout of the publishable rows, validate it offline with `datasets`, then upload it."""
+    from aac.config import Settings
+    from aac.hub.policy import OptOut
+    from aac.hub.publish import build_hub_folder
+    from aac.hub.validate import HubFolderInvalid
+    from aac.store import Corpus
+
+    optout_path = optout or _default_optout(corpus)
+    try:
+        opt = OptOut.load(optout_path)
+        result = build_hub_folder(Corpus(corpus), out, repo_id=repo_id, optout=opt)
+    except (HubFolderInvalid, ValueError, FileNotFoundError) as exc:
+        console.print(f"[red]publish failed:[/red] {exc}")
+        raise typer.Exit(1)
+    rows = ", ".join(f"{k}={v}" for k, v in result.report.rows.items())
+    held = ", ".join(f"{k}={v}" for k, v in result.report.held_back.items()) or "none"
+    typer.echo(f"wrote {out} ({rows}); validated offline with datasets; held back: {held}"
+               + (f"; opt-out list {optout_path} ({len(opt)} entries)" if optout_path else ""))
+    if dry_run or not repo_id:
+        typer.echo("dry run: nothing uploaded" if dry_run else "no --repo-id: nothing uploaded")
+        return
+    from aac.hub.upload import UploadError, upload_hub_folder
+
+    settings = Settings.from_env()
+    if not settings.hf_token:
+        console.print("[red]HF_TOKEN is not set: export a token with write access to upload[/red]")
+        raise typer.Exit(1)
+    try:
+        up = upload_hub_folder(out, repo_id, settings.hf_token, endpoint=settings.hf_endpoint, private=private)
+    except UploadError as exc:
+        console.print(f"[red]{exc}[/red]")
+        raise typer.Exit(1)
+    typer.echo(f"uploaded {len(up.files)} files to {repo_id}" + (f": {up.commit_url}" if up.commit_url else ""))
+
+
+def pull(
+    repo_id: str = typer.Option(None, "--repo-id", envvar="AAC_HF_REPO_ID", help="Dataset repo ORG/NAME."),
+    corpus: Path = CorpusOpt,
+    revision: str = typer.Option(None, "--revision", help="Branch, tag or commit (default: main)."),
+    from_folder: Path = typer.Option(None, "--from-folder", help="Install an already downloaded release folder instead."),
+) -> None:
+    """Download a published AAC and register DuckDB views over it: `aac sql` works right after."""
+    from aac.config import Settings
+    from aac.hub.pull import install_snapshot, pull as do_pull
+    from aac.store import Corpus
+
+    settings = Settings.from_env()
+    target = Corpus(corpus)
+    try:
+        if from_folder is not None:
+            result = install_snapshot(from_folder, target)
+        else:
+            rid = repo_id or settings.hf_repo_id
+            result = do_pull(rid, target, revision=revision, token=settings.hf_token, endpoint=settings.hf_endpoint)
+    except Exception as exc:  # one clear line (no token) instead of a traceback
+        from aac.config import scrub
+
+        console.print(f"[red]pull failed:[/red] {scrub(f'{type(exc).__name__}: {exc}', settings)}")
+        raise typer.Exit(1)
+    rows = ", ".join(f"{k}={v}" for k, v in result.rows.items())
+    typer.echo(f"installed {result.snapshot} into {corpus} ({rows}); catalog {result.catalog}")
+    typer.echo(f"try: aac sql --corpus {corpus} \"SELECT platform, count(*) FROM artifacts GROUP BY 1 ORDER BY 2 DESC\"")
+
+
+def refresh(
+    corpus: Path = CorpusOpt,
+    api_url: str = typer.Option(None, "--api-url", envvar="AAC_GITHUB_API_URL",
+                                help="Crawl this REST API (GitHub, Enterprise or an emulator) into a fresh folder."),
+    incoming: Path = typer.Option(None, "--incoming", help="Use a crawl already written to this corpus folder "
+                                  "(e.g. by `aac crawl --corpus DIR`) instead of crawling."),
+    platform: list[str] = typer.Option(None, "--platform", "-p", help="Only these platforms (repeatable)."),
+    process: bool = typer.Option(True, "--process/--no-process", help="Process what changed right after merging."),
+) -> None:
+    """Refresh the corpus as a new version: crawl, merge (changelog, tombstones), process what changed."""
+    import datetime as dt
+
+    from aac.config import DEFAULT_GITHUB_API, Settings, scrub
+    from aac.refresh.versioning import merge_incoming
+    from aac.store import Corpus
+
+    settings = Settings.from_env()
+    target = Corpus(corpus)
+    source = str(incoming) if incoming is not None else (api_url or DEFAULT_GITHUB_API)
+    if incoming is None:
+        from aac.collectors.collect import run_github_crawl
+
+        stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+        incoming = target.root / "refresh-runs" / stamp
+        try:
+            summary = run_github_crawl(Corpus(incoming), source, settings.github_tokens, platform or None)
+        except Exception as exc:  # one scrubbed line, never a token
+            console.print(f"[red]crawl failed ({type(exc).__name__}):[/red] {scrub(str(exc), settings)}")
+            raise typer.Exit(1)
+        typer.echo(f"crawled into {incoming}: {summary.line()}")
+    try:
+        report = merge_incoming(target, Corpus(incoming), process=None, source=source)
+    except FileNotFoundError as exc:
+        console.print(f"[red]{exc}[/red]")
+        raise typer.Exit(1)
+    typer.echo(f"version {report.version}: added={report.added} changed={report.changed} removed={report.removed} "
+               f"unchanged={report.unchanged}")
+    for name, counts in sorted(report.per_platform.items()):
+        typer.echo(f"  {name}: " + " ".join(f"{k}={v}" for k, v in counts.items()))
+    if not (report.added or report.changed or report.removed):
+        return
+    if process:
+        from aac.processing.pipeline import run
+
+        steps = {s.name: s.rows for s in run(target).steps}
+        typer.echo(f"processed: {steps.get('stage', 0)} changed artifacts staged; "
+                   + ", ".join(f"{k} {v}" for k, v in steps.items() if k != "stage"))
+    else:
+        typer.echo("new and changed artifacts wait as status 'collected' for `aac process`")
+
+
+def register(app: typer.Typer, eval_app: typer.Typer) -> None:
+    app.command()(publish)
+    app.command()(pull)
+    app.command()(refresh)

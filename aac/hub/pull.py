@@ -1,0 +1,64 @@
+"""``aac pull``: from nothing to SQL in one command — download a published AAC and register DuckDB views on it.
+
+The Hub layout (``data/<config>/*.parquet``) is mapped onto the corpus layout (``corpus/<table>/*.parquet``)
+with hard links (or copies across devices), so every ``aac`` command and ``aac sql`` work on it unchanged.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from aac.config import Secret
+from aac.hub.layout import CONFIGS
+from aac.store import Corpus
+
+
+@dataclass(frozen=True)
+class PullResult:
+    snapshot: Path
+    catalog: Path
+    rows: dict[str, int]
+
+
+def _link_or_copy(src: Path, dest: Path) -> None:
+    try:
+        os.link(src.resolve(), dest)
+    except OSError:
+        shutil.copy2(src, dest)
+
+
+def install_snapshot(snapshot: Path, corpus: Corpus) -> PullResult:
+    """Expose a downloaded (or local) Hub folder as the corpus tables and write the DuckDB catalog."""
+    snapshot = Path(snapshot)
+    if not any((snapshot / "data" / "artifacts").glob("*.parquet")):
+        raise FileNotFoundError(f"{snapshot} is not an AAC release: no data/artifacts/*.parquet")
+    rows = {}
+    for config in CONFIGS:  # a config absent from the release (no rows) becomes an empty table
+        staging = corpus.tables_dir / f"{config}.pull-tmp"
+        shutil.rmtree(staging, ignore_errors=True)
+        staging.mkdir(parents=True)
+        for shard in sorted((snapshot / "data" / config).glob("*.parquet")):
+            _link_or_copy(shard, staging / shard.name)
+        final = corpus.table_dir(config)
+        shutil.rmtree(final, ignore_errors=True)
+        os.replace(staging, final)
+        rows[config] = corpus.count(config)
+    return PullResult(snapshot, corpus.refresh_catalog(), rows)
+
+
+def pull(repo_id: str, corpus: Corpus, revision: str | None = None, token: Secret | None = None,
+         endpoint: str | None = None) -> PullResult:
+    """``snapshot_download`` the dataset repo into ``<corpus>/hub-cache/`` and install it as the corpus tables.
+
+    The Hub cache keeps one folder per commit holding exactly that revision's files, so shards of an older
+    release never leak into the tables (a plain ``local_dir`` would keep them)."""
+    from huggingface_hub import snapshot_download
+
+    path = snapshot_download(repo_id=repo_id, repo_type="dataset", revision=revision,
+                             cache_dir=str(corpus.root / "hub-cache"),
+                             allow_patterns=["README.md", "data/**"], endpoint=endpoint,
+                             token=token.reveal() if token else None)
+    return install_snapshot(Path(path), corpus)

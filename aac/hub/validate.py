@@ -1,0 +1,91 @@
+"""Prove a Hub folder loads before anything is uploaded: ``datasets.load_dataset(folder, config)`` for every
+config, offline and with a throw-away cache, exactly as a downloader's machine would read it."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+
+import yaml
+
+from aac.hub.layout import CONFIGS
+
+
+class HubFolderInvalid(Exception):
+    """The folder would not load on the Hub (or for a downloader); the message says which config and why."""
+
+
+@contextmanager
+def _offline_env(cache: str):
+    keys = {"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "HF_DATASETS_CACHE": cache, "HF_HOME": cache}
+    old = {k: os.environ.get(k) for k in keys}
+    os.environ.update(keys)
+    try:
+        yield
+    finally:
+        for k, v in old.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+def card_yaml(folder: Path) -> dict:
+    text = (Path(folder) / "README.md").read_text(encoding="utf-8")
+    if not text.startswith("---\n"):
+        raise HubFolderInvalid("README.md has no YAML front matter")
+    return yaml.safe_load(text.split("---\n", 2)[1]) or {}
+
+
+# Above this many bytes of shards, a full load would copy the whole release into a cache: stream a sample instead
+# and take the row counts from the Parquet footers.
+FULL_LOAD_MAX_BYTES = 512 * 1024 * 1024
+
+
+def _parquet_rows(folder: Path, config: str) -> int:
+    import pyarrow.parquet as pq
+
+    return sum(pq.ParquetFile(f).metadata.num_rows for f in sorted((folder / "data" / config).glob("*.parquet")))
+
+
+def _load(datasets, folder: Path, config: str, cache: str, stream: bool) -> int:
+    if not stream:
+        ds = datasets.load_dataset(str(folder), config, split="train", cache_dir=cache)
+        return ds.num_rows
+    ds = datasets.load_dataset(str(folder), config, split="train", streaming=True)
+    for _ in zip(range(100), ds):  # decode a first batch of rows through the loader
+        pass
+    return _parquet_rows(folder, config)
+
+
+def validate_folder(folder: Path, expected_rows: dict[str, int] | None = None,
+                    full_load_max_bytes: int | None = None) -> dict[str, int]:
+    """Load every config with ``datasets``; returns rows per config, raises HubFolderInvalid on any mismatch.
+
+    Small releases are loaded whole; big ones are streamed (first rows decoded, counts from the footers)."""
+    folder = Path(folder)
+    meta = card_yaml(folder)
+    declared = [c.get("config_name") for c in meta.get("configs", [])]
+    with_shards = [c for c in CONFIGS if any((folder / "data" / c).glob("*.parquet"))]
+    if "artifacts" not in declared or sorted(declared) != sorted(with_shards):
+        raise HubFolderInvalid(f"card configs {declared} do not match the configs with shards {with_shards}")
+    size = sum(p.stat().st_size for p in (folder / "data").rglob("*.parquet"))
+    stream = size > (FULL_LOAD_MAX_BYTES if full_load_max_bytes is None else full_load_max_bytes)
+    rows: dict[str, int] = {}
+    with tempfile.TemporaryDirectory(prefix="aac-validate-") as cache, _offline_env(cache):
+        import datasets  # imported here so a first import sees the offline environment
+
+        for config in declared:
+            try:
+                rows[config] = _load(datasets, folder, config, cache, stream)
+            except Exception as exc:  # any loader failure is a publish blocker, named by config
+                root = exc.__cause__ or exc
+                raise HubFolderInvalid(f"config {config!r} does not load: {type(exc).__name__}: {exc} "
+                                       f"({type(root).__name__}: {root})") from exc
+    if expected_rows is not None:
+        for config, n in expected_rows.items():
+            if rows.get(config, 0) != n:
+                raise HubFolderInvalid(f"config {config!r} loads {rows.get(config)} rows, expected {n}")
+    return rows

@@ -1,0 +1,1 @@
+"""Incremental refresh: merge a fresh crawl into the corpus as a new version (changelog, tombstones)."""

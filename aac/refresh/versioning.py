@@ -1,0 +1,220 @@
+"""Corpus versions: what a fresh crawl adds, changes and removes, applied without losing history.
+
+A refresh compares the freshly crawled artifacts with the corpus by a content hash (the git blob sha GitHub
+reports, else ``content_sha256``, else the sha256 of the raw content): new and changed artifacts are
+(re)processed, unchanged ones keep their processed rows and items untouched, and artifacts no longer found get a
+tombstone (``removed_at`` + status ``removed``) instead of disappearing. Each run is a numbered version with one
+``changelog`` row per changed artifact and one ``versions`` row, written last as the commit marker, so a run
+killed half-way is simply run again (changelog rows are upserted by (version, artifact_id)).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from aac.schema import ARTIFACTS, CHANGELOG, VERSIONS
+from aac.store import Corpus
+
+# A processor turns raw crawled artifact rows into processed tables: {"artifacts": ..., "items": ...}.
+Processor = Callable[[pa.Table], dict[str, pa.Table]]
+
+# Statuses the processing step takes as input (aac.processing.pipeline.INPUT_STATUSES): a refresh without its own
+# processor leaves new/changed rows as freshly "collected" and vanished ones as "removed" for `aac process`.
+PENDING = "collected"
+REMOVED = "removed"
+
+
+def content_key(row: dict) -> str | None:
+    """The hash a refresh compares: stable across re-crawls of the same bytes."""
+    if row.get("blob_sha"):
+        return f"git:{row['blob_sha']}"
+    if row.get("content_sha256"):
+        return f"sha256:{row['content_sha256']}"
+    if row.get("content") is not None:
+        return "sha256:" + hashlib.sha256(row["content"].encode("utf-8", "surrogatepass")).hexdigest()
+    return None
+
+
+@dataclass(frozen=True)
+class RefreshPlan:
+    """Artifact ids by what happened to them since the last version, with their old/new hashes."""
+
+    added: tuple[str, ...] = ()
+    changed: tuple[str, ...] = ()
+    removed: tuple[str, ...] = ()
+    unchanged: tuple[str, ...] = ()
+    old_hash: dict[str, str | None] = field(default_factory=dict)
+    new_hash: dict[str, str | None] = field(default_factory=dict)
+
+    @property
+    def to_process(self) -> tuple[str, ...]:
+        return self.added + self.changed
+
+
+def _keys(table: pa.Table) -> tuple[dict[str, str | None], set[str]]:
+    """artifact_id -> content key, and the ids already tombstoned. Content is read only for rows with no hash."""
+    names = table.column_names
+    ids = table.column("artifact_id").to_pylist()
+    blob = table.column("blob_sha").to_pylist() if "blob_sha" in names else [None] * len(ids)
+    sha = table.column("content_sha256").to_pylist() if "content_sha256" in names else [None] * len(ids)
+    keys: dict[str, str | None] = {}
+    need_content = [i for i in range(len(ids)) if not blob[i] and not sha[i]]
+    contents = {}
+    if need_content and "content" in names:
+        picked = table.column("content").take(pa.array(need_content, pa.int64())).to_pylist()
+        contents = dict(zip(need_content, picked))
+    for i, aid in enumerate(ids):
+        keys[aid] = content_key({"blob_sha": blob[i], "content_sha256": sha[i], "content": contents.get(i)})
+    removed = set()
+    if "removed_at" in names:
+        removed = set(pc.filter(table.column("artifact_id"), pc.is_valid(table.column("removed_at"))).to_pylist())
+    return keys, removed
+
+
+def plan_refresh(current: pa.Table, crawled: pa.Table) -> RefreshPlan:
+    """Classify every artifact of ``current`` (the corpus) and ``crawled`` (the fresh crawl). Pure."""
+    old_hash, tombstoned = _keys(current)
+    new_hash, _ = _keys(crawled)
+    added, changed, unchanged = [], [], []
+    for aid in sorted(new_hash):
+        if aid not in old_hash or aid in tombstoned:
+            added.append(aid)  # new, or back after a tombstone
+        elif old_hash[aid] != new_hash[aid] or new_hash[aid] is None:
+            changed.append(aid)
+        else:
+            unchanged.append(aid)
+    removed = [aid for aid in sorted(old_hash) if aid not in new_hash and aid not in tombstoned]
+    return RefreshPlan(tuple(added), tuple(changed), tuple(removed), tuple(unchanged), old_hash, new_hash)
+
+
+@dataclass(frozen=True)
+class VersionReport:
+    version: int
+    added: int
+    changed: int
+    removed: int
+    unchanged: int
+    processed: tuple[str, ...]
+    per_platform: dict[str, dict[str, int]]
+
+
+def _isin(table: pa.Table, column: str, values) -> pa.Array:
+    return pc.is_in(table.column(column), value_set=pa.array(sorted(values), pa.string()))
+
+
+def current_state(corpus: Corpus) -> pa.Table:
+    """The crawl-side state to compare against: ``raw_artifacts`` (original content, when processing keeps it)
+    overridden by rows of ``artifacts`` not yet staged by processing; else ``artifacts`` itself."""
+    arts = corpus.read("artifacts")
+    if not corpus.exists("raw_artifacts"):
+        return arts
+    raw = corpus.read("raw_artifacts")
+    raw = raw.select([c for c in ARTIFACTS.names if c in raw.column_names])
+    unstaged = arts.filter(pc.fill_null(pc.is_in(arts.column("status"), pa.array([PENDING, REMOVED])), False))
+    known = pc.is_in(arts.column("artifact_id"), value_set=raw.column("artifact_id"))
+    only_here = arts.filter(pc.invert(known))  # rows never staged at all
+    override = pa.concat_tables([unstaged, only_here]).select(raw.column_names)
+    raw = raw.filter(pc.invert(pc.is_in(raw.column("artifact_id"), value_set=override.column("artifact_id"))))
+    return pa.concat_tables([raw, override.cast(raw.schema)])
+
+
+def _next_version(corpus: Corpus) -> int:
+    if not corpus.exists("versions"):
+        return 1
+    versions = corpus.read("versions", columns=["version"]).column("version").to_pylist()
+    return (max(versions) if versions else 0) + 1
+
+
+def _changelog(plan: RefreshPlan, version: int, rows: dict[str, dict], now: dt.datetime) -> pa.Table:
+    out = []
+    for change, ids in (("added", plan.added), ("changed", plan.changed), ("removed", plan.removed)):
+        for aid in ids:
+            r = rows[aid]
+            out.append(dict(version=version, artifact_id=aid, repo=r.get("repo"), path=r.get("path"),
+                            platform=r.get("platform"), change=change,
+                            old_hash=None if change == "added" else plan.old_hash.get(aid),
+                            new_hash=None if change == "removed" else plan.new_hash.get(aid), at=now))
+    return pa.Table.from_pylist(out, schema=CHANGELOG)
+
+
+def apply_refresh(corpus: Corpus, crawled: pa.Table, process: Processor | None = None,
+                  now: dt.datetime | None = None, source: str = "crawl") -> VersionReport:
+    """Merge ``crawled`` into ``corpus`` as the next version; only new/changed rows go through ``process``.
+
+    Without a processor, new and changed artifacts are stored raw with status ``collected`` and vanished ones as
+    ``removed`` tombstones (their old items are dropped), which is what the processing step takes as input."""
+    now = now or dt.datetime.now(dt.timezone.utc)
+    current = current_state(corpus)
+    plan = plan_refresh(current, crawled)
+    version = _next_version(corpus)
+
+    meta_cols = ["artifact_id", "repo", "path", "platform"]
+    rows = {r["artifact_id"]: r for r in current.select(meta_cols).to_pylist()}
+    rows.update({r["artifact_id"]: r for r in crawled.select([c for c in meta_cols if c in crawled.column_names]).to_pylist()})
+    changelog = _changelog(plan, version, rows, now)
+    if changelog.num_rows:
+        corpus.upsert("changelog", changelog)
+
+    fresh = crawled.filter(_isin(crawled, "artifact_id", plan.to_process))
+    if process is not None and fresh.num_rows:
+        produced = process(fresh)
+        new_artifacts = produced["artifacts"]
+        new_items = produced.get("items")
+    else:
+        extra = [c for c in fresh.column_names if c not in ARTIFACTS.names]
+        new_artifacts = fresh.drop_columns(extra)
+        if "status" in new_artifacts.column_names:
+            new_artifacts = new_artifacts.drop_columns(["status"])
+        new_artifacts = new_artifacts.append_column("status", pa.array([PENDING] * new_artifacts.num_rows, pa.string()))
+        new_items = None
+
+    tomb = current.filter(_isin(current, "artifact_id", plan.removed))
+    if tomb.num_rows:
+        tomb = tomb.set_column(tomb.schema.get_field_index("removed_at"), "removed_at",
+                               pa.array([now] * tomb.num_rows, ARTIFACTS.field("removed_at").type))
+        tomb = tomb.set_column(tomb.schema.get_field_index("status"), "status", pa.array([REMOVED] * tomb.num_rows, pa.string()))
+    if new_artifacts.num_rows or tomb.num_rows:
+        from aac.schema import conform
+
+        corpus.upsert("artifacts", pa.concat_tables([conform(new_artifacts, ARTIFACTS), conform(tomb, ARTIFACTS)]))
+
+    if plan.changed or new_items is not None:
+        stale = set(plan.to_process)
+        items = corpus.read("items")
+        kept = items.filter(pc.invert(_isin(items, "artifact_id", stale))) if items.num_rows else items
+        if new_items is not None and new_items.num_rows:
+            from aac.schema import ITEMS, conform
+
+            kept = pa.concat_tables([kept, conform(new_items, ITEMS)])
+        if kept.num_rows != items.num_rows or new_items is not None:
+            corpus.replace("items", kept)
+
+    per_platform: dict[str, dict[str, int]] = {}
+    for r in changelog.select(["platform", "change"]).to_pylist():
+        d = per_platform.setdefault(r["platform"] or "unknown", {"added": 0, "changed": 0, "removed": 0})
+        d[r["change"]] += 1
+    live = corpus.sql("SELECT count(*) AS n FROM artifacts WHERE removed_at IS NULL").column("n")[0].as_py()
+    corpus.upsert("versions", pa.Table.from_pylist([dict(
+        version=version, created_at=now, source=source, added=len(plan.added), changed=len(plan.changed),
+        removed=len(plan.removed), unchanged=len(plan.unchanged), live_artifacts=live)], schema=VERSIONS))
+    return VersionReport(version, len(plan.added), len(plan.changed), len(plan.removed), len(plan.unchanged),
+                         tuple(fresh.column("artifact_id").to_pylist()) if process is not None else (), per_platform)
+
+
+def merge_incoming(corpus: Corpus, incoming: Corpus, process: Processor | None = None,
+                   now: dt.datetime | None = None, source: str = "crawl") -> VersionReport:
+    """Refresh ``corpus`` from a crawl written into its own folder: repository metadata (licenses, stars) is
+    upserted first, then the artifacts are merged as the next version."""
+    if not incoming.exists("artifacts"):
+        raise FileNotFoundError(f"no artifacts table under {incoming.root}: crawl into it first")
+    if incoming.exists("repos"):
+        corpus.upsert("repos", incoming.read("repos"))
+    report = apply_refresh(corpus, incoming.read("artifacts"), process=process, now=now, source=source)
+    corpus.refresh_catalog()
+    return report

@@ -1,0 +1,103 @@
+"""Secret shapes refused at publish time, and shard/row-group sizing for the Hub viewer."""
+
+from __future__ import annotations
+
+import pyarrow.parquet as pq
+import pytest
+
+from aac.hub import layout
+from aac.hub.policy import SECRET_PATTERNS, find_secret_kinds
+from aac.hub.publish import build_hub_folder
+from aac.store import Corpus
+
+import hub_corpus_factory as fx
+
+# Assembled at run time so no real-looking token sits in the repository.
+EXAMPLES = {
+    "aws_access_key": "AKIA" + "ABCDEFGHIJKLMNOP",
+    "github_token": "ghp_" + "a1B2" * 9,
+    "github_fine_grained_pat": "github_pat_" + "11ABCDEFG" * 3,
+    "slack_token": "xoxb-" + "1234567890-abcdef",
+    "private_key": "-----BEGIN " + "RSA PRIVATE KEY-----",
+    "openai_key": "sk-" + "proj-" + "Ab3" * 12,
+    "anthropic_key": "sk-ant-" + "api03-" + "x" * 30,
+    "google_api_key": "AIza" + "S" * 35,
+    "stripe_live_key": "sk_live_" + "4eC39HqLyjWDarjtT1zdp7dc",
+    "huggingface_token": "hf_" + "abcdefghij" * 4,
+    "gitlab_pat": "glpat-" + "x1y2z3" * 4,
+    "npm_token": "npm_" + "A1b2C3" * 6,
+    "url_password": "postgres://admin:" + "hunter22" + "@db.internal:5432/app",
+}
+
+
+@pytest.mark.parametrize("kind", sorted(SECRET_PATTERNS))
+def test_each_secret_shape_is_recognised_in_running_text(kind):
+    assert kind in find_secret_kinds(f"config: use {EXAMPLES[kind]} here")
+
+
+@pytest.mark.parametrize("text", ["[REDACTED:aws_access_key]", "Set `OPENAI_API_KEY` in .env", "see https://example.com/a:b",
+                                  "- Never print sk-... keys", "ghp_ prefix marks a GitHub token"])
+def test_redacted_placeholders_and_prose_about_keys_are_not_refused(text):
+    assert find_secret_kinds(text) == []
+
+
+def test_leftover_secret_in_an_item_holds_back_the_whole_artifact(tmp_path):
+    corpus = fx.build(Corpus(tmp_path / "c"))
+    items = corpus.read("items").to_pylist()
+    target = items[0]  # an item of acme/web CLAUDE.md, otherwise publishable
+    target["text"] = f"token {EXAMPLES['github_token']}"
+    import pyarrow as pa
+
+    corpus.replace("items", pa.Table.from_pylist(items, schema=corpus.read("items").schema))
+    result = build_hub_folder(corpus, tmp_path / "hub")
+    assert result.report.held_back.get("secret_in_items") == 1
+    published = pq.read_table(tmp_path / "hub" / "data" / "items").column("artifact_id").to_pylist()
+    assert target["artifact_id"] not in published
+
+
+def test_small_budgets_split_into_i_of_n_shards_that_still_load(tmp_path, monkeypatch):
+    monkeypatch.setattr(layout, "ROW_GROUP_BYTES", 300)
+    monkeypatch.setattr(layout, "SHARD_BYTES", 600)
+    corpus = fx.build(Corpus(tmp_path / "c"))
+    result = build_hub_folder(corpus, tmp_path / "hub")
+    files = sorted((tmp_path / "hub" / "data" / "annotations").iterdir())
+    n = len(files)
+    assert n > 1 and [f.name for f in files] == [f"train-{i:05d}-of-{n:05d}.parquet" for i in range(n)]
+    assert all(pq.ParquetFile(f).metadata.num_row_groups >= 1 for f in files)
+    assert result.validated_rows["annotations"] == result.report.rows["annotations"] > 0
+
+
+def test_rerun_replaces_the_previous_layout_without_leftover_shards(tmp_path, monkeypatch):
+    corpus = fx.build(Corpus(tmp_path / "c"))
+    monkeypatch.setattr(layout, "ROW_GROUP_BYTES", 300)
+    monkeypatch.setattr(layout, "SHARD_BYTES", 600)
+    build_hub_folder(corpus, tmp_path / "hub")
+    monkeypatch.undo()
+    build_hub_folder(corpus, tmp_path / "hub")
+    assert [f.name for f in (tmp_path / "hub" / "data" / "annotations").iterdir()] == ["train-00000-of-00001.parquet"]
+
+
+def test_big_release_is_validated_by_streaming_and_a_broken_shard_is_caught(tmp_path):
+    from aac.hub.validate import HubFolderInvalid, validate_folder
+
+    corpus = fx.build(Corpus(tmp_path / "c"))
+    result = build_hub_folder(corpus, tmp_path / "hub", validate=False)
+    assert validate_folder(tmp_path / "hub", result.report.rows, full_load_max_bytes=0) == result.report.rows
+    shard = next((tmp_path / "hub" / "data" / "items").glob("*.parquet"))
+    shard.write_bytes(b"not parquet at all")
+    with pytest.raises(HubFolderInvalid, match="items"):
+        validate_folder(tmp_path / "hub", full_load_max_bytes=0)
+
+
+def test_empty_table_gets_no_config_and_the_release_still_loads_and_pulls(tmp_path):
+    from aac.hub.pull import install_snapshot
+    from aac.hub.validate import card_yaml
+
+    corpus = fx.build(Corpus(tmp_path / "c"))
+    corpus.replace("annotations", corpus.read("annotations").slice(0, 0))
+    result = build_hub_folder(corpus, tmp_path / "hub")
+    assert [c["config_name"] for c in card_yaml(tmp_path / "hub")["configs"]] == ["artifacts", "items", "repos"]
+    assert result.report.rows["annotations"] == 0 and "annotations" not in result.validated_rows
+    pulled = install_snapshot(tmp_path / "hub", Corpus(tmp_path / "analyst"))
+    assert pulled.rows["annotations"] == 0 and pulled.rows["items"] == result.report.rows["items"]
+    assert Corpus(tmp_path / "analyst").sql("SELECT count(*) AS n FROM annotations").column("n")[0].as_py() == 0

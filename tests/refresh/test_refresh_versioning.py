@@ -1,0 +1,133 @@
+"""Refresh as corpus versions: changelog per change, tombstones, and only new/changed artifacts processed."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pyarrow as pa
+
+from aac.ids import artifact_id
+from aac.refresh.versioning import PENDING, apply_refresh, plan_refresh
+from aac.schema import ITEMS
+
+T1 = dt.datetime(2026, 11, 1, tzinfo=dt.timezone.utc)
+T2 = dt.datetime(2026, 11, 8, tzinfo=dt.timezone.utc)
+
+FILES_V1 = {("a/x", "CLAUDE.md", "claude"): "- rule one", ("a/x", "AGENTS.md", "agents"): "- agents rule",
+            ("b/y", ".cursorrules", "cursor"): "- cursor rule", ("c/z", "CLAUDE.md", "claude"): "- will vanish"}
+
+
+def crawl(files: dict) -> pa.Table:
+    return pa.Table.from_pylist([dict(artifact_id=artifact_id(r, p), repo=r, path=p, platform=pl, content=c)
+                                 for (r, p, pl), c in files.items()])
+
+
+class RecordingProcessor:
+    """Processes rows the simplest real way (kept + one item per line) and records which ids it saw."""
+
+    def __init__(self):
+        self.seen: list[str] = []
+
+    def __call__(self, raw: pa.Table) -> dict[str, pa.Table]:
+        self.seen += raw.column("artifact_id").to_pylist()
+        arts = raw.append_column("status", pa.array(["kept"] * raw.num_rows))
+        items = [dict(item_id=f"{r['artifact_id']}:{i}", artifact_id=r["artifact_id"], ordinal=i, text=line)
+                 for r in raw.to_pylist() for i, line in enumerate(r["content"].splitlines())]
+        return {"artifacts": arts, "items": pa.Table.from_pylist(items, schema=ITEMS)}
+
+
+def _v2_files():
+    files = dict(FILES_V1)
+    files[("a/x", "CLAUDE.md", "claude")] = "- rule one, edited\n- and a second rule"  # edit
+    del files[("c/z", "CLAUDE.md", "claude")]  # delete
+    files[("d/w", ".windsurfrules", "windsurf")] = "- brand new"  # add
+    return files
+
+
+def test_refresh_after_add_edit_delete_yields_the_right_changelog(corpus):
+    apply_refresh(corpus, crawl(FILES_V1), RecordingProcessor(), now=T1)
+    report = apply_refresh(corpus, crawl(_v2_files()), RecordingProcessor(), now=T2)
+    assert (report.version, report.added, report.changed, report.removed, report.unchanged) == (2, 1, 1, 1, 2)
+    log = corpus.sql("SELECT platform, change, repo FROM changelog WHERE version = 2 ORDER BY change").to_pylist()
+    assert log == [{"platform": "windsurf", "change": "added", "repo": "d/w"},
+                   {"platform": "claude", "change": "changed", "repo": "a/x"},
+                   {"platform": "claude", "change": "removed", "repo": "c/z"}]
+    assert report.per_platform == {"windsurf": {"added": 1, "changed": 0, "removed": 0},
+                                   "claude": {"added": 0, "changed": 1, "removed": 1}}
+    versions = corpus.sql("SELECT version, added, changed, removed, live_artifacts FROM versions ORDER BY 1").to_pylist()
+    assert versions == [dict(version=1, added=4, changed=0, removed=0, live_artifacts=4),
+                        dict(version=2, added=1, changed=1, removed=1, live_artifacts=4)]
+
+
+def test_only_new_and_changed_artifacts_are_reprocessed(corpus):
+    apply_refresh(corpus, crawl(FILES_V1), RecordingProcessor(), now=T1)
+    proc = RecordingProcessor()
+    apply_refresh(corpus, crawl(_v2_files()), proc, now=T2)
+    assert sorted(proc.seen) == sorted([artifact_id("a/x", "CLAUDE.md"), artifact_id("d/w", ".windsurfrules")])
+    items = corpus.sql(f"SELECT text FROM items WHERE artifact_id = '{artifact_id('a/x', 'CLAUDE.md')}' ORDER BY ordinal")
+    assert items.column("text").to_pylist() == ["- rule one, edited", "- and a second rule"]  # stale items replaced
+    untouched = corpus.sql(f"SELECT count(*) AS n FROM items WHERE artifact_id = '{artifact_id('b/y', '.cursorrules')}'")
+    assert untouched.column("n")[0].as_py() == 1
+
+
+def test_vanished_file_gets_a_tombstone_not_a_deletion_and_can_come_back(corpus):
+    apply_refresh(corpus, crawl(FILES_V1), RecordingProcessor(), now=T1)
+    apply_refresh(corpus, crawl(_v2_files()), RecordingProcessor(), now=T2)
+    gone = artifact_id("c/z", "CLAUDE.md")
+    row = corpus.sql(f"SELECT status, removed_at, content FROM artifacts WHERE artifact_id = '{gone}'").to_pylist()
+    assert row == [{"status": "removed", "removed_at": T2, "content": "- will vanish"}]
+    assert corpus.sql(f"SELECT count(*) AS n FROM items WHERE artifact_id = '{gone}'").column("n")[0].as_py() == 1
+    report = apply_refresh(corpus, crawl(FILES_V1), RecordingProcessor(), now=T2 + dt.timedelta(days=7))
+    assert gone in [r["artifact_id"] for r in corpus.sql(
+        "SELECT artifact_id FROM changelog WHERE version = 3 AND change = 'added'").to_pylist()]
+    assert report.removed == 1  # the windsurf file is gone again
+
+
+def test_unchanged_crawl_makes_an_empty_version_and_processes_nothing(corpus):
+    apply_refresh(corpus, crawl(FILES_V1), RecordingProcessor(), now=T1)
+    proc = RecordingProcessor()
+    report = apply_refresh(corpus, crawl(FILES_V1), proc, now=T2)
+    assert proc.seen == [] and (report.added, report.changed, report.removed, report.unchanged) == (0, 0, 0, 4)
+    assert corpus.sql("SELECT count(*) AS n FROM changelog WHERE version = 2").column("n")[0].as_py() == 0
+
+
+def test_without_a_processor_changed_rows_wait_as_pending_with_their_stale_items_gone(corpus):
+    apply_refresh(corpus, crawl(FILES_V1), RecordingProcessor(), now=T1)
+    apply_refresh(corpus, crawl(_v2_files()), None, now=T2)
+    pending = corpus.sql(f"SELECT repo FROM artifacts WHERE status = '{PENDING}' ORDER BY repo").column("repo").to_pylist()
+    assert pending == ["a/x", "d/w"]
+    assert corpus.sql(f"SELECT count(*) AS n FROM items WHERE artifact_id = '{artifact_id('a/x', 'CLAUDE.md')}'"
+                      ).column("n")[0].as_py() == 0
+
+
+def test_blob_sha_is_preferred_over_content_for_change_detection():
+    old = pa.table({"artifact_id": ["1"], "blob_sha": ["abc"], "content": ["[REDACTED:aws_access_key]"],
+                    "removed_at": pa.array([None], pa.timestamp("us", tz="UTC"))})
+    new = pa.table({"artifact_id": ["1"], "blob_sha": ["abc"], "content": ["AKIA... raw"]})
+    assert plan_refresh(old, new).unchanged == ("1",)
+
+
+def test_aac_refresh_command_reports_the_version_and_per_platform_changes(tmp_path):
+    from typer.testing import CliRunner
+
+    from aac.cli import app
+    from aac.store import Corpus
+
+    main, incoming = Corpus(tmp_path / "main"), Corpus(tmp_path / "in")
+    incoming.replace("artifacts", crawl(FILES_V1))
+    res = CliRunner().invoke(app, ["refresh", "--corpus", str(main.root), "--incoming", str(incoming.root),
+                                   "--no-process"])
+    assert res.exit_code == 0, res.output
+    assert "version 1: added=4 changed=0 removed=0 unchanged=0" in res.output and "claude: added=2" in res.output
+    res = CliRunner().invoke(app, ["refresh", "--corpus", str(main.root), "--incoming", str(tmp_path / "nothing")])
+    assert res.exit_code == 1 and "crawl into it first" in " ".join(res.output.split())
+
+
+def test_hashes_are_compared_with_the_raw_crawl_rows_not_the_redacted_ones(corpus):
+    raw = crawl(FILES_V1)
+    corpus.replace("raw_artifacts", raw)  # what processing keeps: original content
+    processed = raw.set_column(raw.schema.get_field_index("content"), "content",
+                               pa.array(["[REDACTED:x]"] * raw.num_rows))
+    corpus.replace("artifacts", processed.append_column("status", pa.array(["kept"] * raw.num_rows)))
+    report = apply_refresh(corpus, crawl(FILES_V1), None, now=T2)
+    assert (report.added, report.changed, report.removed, report.unchanged) == (0, 0, 0, 4)
