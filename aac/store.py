@@ -256,12 +256,14 @@ class Corpus:
 
 
 def _register_area_views() -> None:
-    """Views other areas define as plain SQL (no import cycle: those modules never import aac.store)."""
+    """Derived views other areas declare as SQL: the ``gold`` labels and the ``publishable_*`` sets.
+
+    Imported here (not by those areas) so that every catalog, whoever opens it, has them.
+    """
     from aac.annotation.views import GOLD_SQL
 
     register_view("gold", GOLD_SQL)
+    import aac.processing.views  # noqa: F401  (registers publishable_artifacts, publishable_items)
 
 
 _register_area_views()
-# derived views declared by the processing step (publishable_artifacts, publishable_items)
-import aac.processing.views  # noqa: E402,F401

@@ -7,8 +7,6 @@ stages only the rows the merge marked ``collected``/``removed``.
 
 from __future__ import annotations
 
-import datetime as dt
-from pathlib import Path
 
 from prefect import flow, task
 from prefect.artifacts import create_markdown_artifact, create_table_artifact
@@ -51,8 +49,9 @@ def refresh_corpus(corpus: str = "data", api_url: str = "https://api.github.com"
     if crawled_now:
         from aac.flows.crawl import crawl
 
-        stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-        incoming = str(Path(corpus) / "refresh-runs" / stamp)
+        from aac.refresh import new_run_folder
+
+        incoming = str(new_run_folder(corpus))
         crawl(api_url=api_url, corpus=incoming, platforms=platforms)
     result = merge_task(corpus, incoming, source=api_url if crawled_now else incoming)
     if process and (result["added"] or result["changed"] or result["removed"]):

@@ -99,7 +99,6 @@ def refresh(
     process: bool = typer.Option(True, "--process/--no-process", help="Process what changed right after merging."),
 ) -> None:
     """Refresh the corpus as a new version: crawl, merge (changelog, tombstones), process what changed."""
-    import datetime as dt
 
     from aac.config import DEFAULT_GITHUB_API, Settings, scrub
     from aac.refresh.versioning import merge_incoming
@@ -111,8 +110,9 @@ def refresh(
     if incoming is None:
         from aac.collectors.collect import run_github_crawl
 
-        stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-        incoming = target.root / "refresh-runs" / stamp
+        from aac.refresh import new_run_folder
+
+        incoming = new_run_folder(target.root)
         try:
             summary = run_github_crawl(Corpus(incoming), source, settings.github_tokens, platform or None)
         except Exception as exc:  # one scrubbed line, never a token
