@@ -90,7 +90,7 @@ def _generated(n, seed=5):
 
 
 def test_no_planted_secret_reaches_artifacts_or_items(tmp_path):
-    records = _generated(1200, seed=11)
+    records = _generated(2000, seed=11)
     planted = [p["value"] for r in records for p in r.get("_planted", [])]
     assert len(planted) > 10
     corpus = Corpus(tmp_path)
