@@ -58,7 +58,7 @@ PLATFORMS: tuple[Platform, ...] = (
              (_ROOT_OR_DIR + r"GEMINI\.md$", _ROOT_OR_DIR + r"\.gemini/.+\.md$")),
     Platform("cline", "Cline", ("filename:.clinerules", "path:.clinerules extension:md"),
              (_ROOT_OR_DIR + r"\.clinerules$", _ROOT_OR_DIR + r"\.clinerules/.+\.md$")),
-    Platform("roo", "Roo Code", ("filename:.roorules", "path:.roo/rules extension:md"),
+    Platform("roo", "Roo Code", ("filename:.roorules", "path:.roo extension:md"),
              (_ROOT_OR_DIR + r"\.roorules$", _ROOT_OR_DIR + r"\.roo/rules(?:-[\w-]+)?/.+\.md$")),
     Platform("kiro", "Kiro", ("path:.kiro/steering extension:md",),
              (_ROOT_OR_DIR + r"\.kiro/steering/.+\.md$",)),
