@@ -12,18 +12,11 @@ import json
 import time
 from pathlib import Path
 
-from aac.processing.segment import segment
+from aac.processing.segment import comparable_text, segment
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 
 
-def _norm(text: str) -> str:
-    t = text.strip()
-    if t.startswith("```"):
-        t = "\n".join(t.split("\n")[1:-1] if t.rstrip().endswith("```") else t.split("\n")[1:])
-    if t.startswith("|") and t.endswith("|"):
-        t = " | ".join(c.strip() for c in t.strip("|").split("|"))
-    return " ".join(t.split())
 
 
 def gold_agreement(files: dict) -> str:
@@ -36,12 +29,12 @@ def gold_agreement(files: dict) -> str:
     for g in gold:
         key = (g["repo"], g["path"])
         segs = cache.setdefault(key, segment(files[key]["content"], g["path"]))
-        want = _norm(g["text"])
-        hits = [s for s in segs if _norm(s.text) == want]
+        want = comparable_text(g["text"])
+        hits = [s for s in segs if comparable_text(s.text) == want]
         text += bool(hits)
         section += any(list(s.section_path) == g["section"] for s in hits)
         line += any(s.line == g["line"] for s in hits)
-        inside += not hits and any(want in _norm(s.text) for s in segs)
+        inside += not hits and any(want in comparable_text(s.text) for s in segs)
     n = len(gold)
     return (f"gold items ({n}): same text {text / n:.3f}, same text+section {section / n:.3f}, "
             f"same text+line {line / n:.3f}, inside a longer item {inside / n:.3f}")

@@ -88,6 +88,17 @@ def normalise_text(content: str) -> str:
     return content
 
 
+def comparable_text(text: str) -> str:
+    """An item's text modulo whitespace, code fences and a table row's outer pipes: the form in which items from
+    different segmenters (ours, the annotators') are compared."""
+    t = text.strip()
+    if t.startswith("```"):
+        t = "\n".join(t.split("\n")[1:-1] if t.rstrip().endswith("```") else t.split("\n")[1:])
+    if t.startswith("|") and t.endswith("|"):
+        t = " | ".join(c.strip() for c in t.strip("|").split("|"))
+    return " ".join(t.split())
+
+
 def segment(content: str, path: str) -> list[Segment]:
     """The items of one file, in source order."""
     return segment_document(content, path).segments
