@@ -193,7 +193,12 @@ class LossModel:
         lim = self.result_cap
         if self.lossy_min is not None:
             lim = min(lim, self.lossy_min)
+        # far past the size being aimed at, a candidate would be checked by its halves once complete (about
+        # twice its pages again): dropping it now and cutting narrower is cheaper
+        lim = min(lim, int(self.ceiling() * self.ABORT_PAST_CEILING))
         return max(self.per_page, lim)
+
+    ABORT_PAST_CEILING = 1.5  # see abort_limit
 
     OPTIMISM = 1.2  # before any loss is seen, leaves up to this factor above the clean size pass unchecked ...
 

@@ -125,6 +125,18 @@ def test_before_any_loss_leaves_a_little_above_the_clean_size_pass_on_optimism()
     assert m.needs_check(int(400 * m.OPTIMISM) + 1)
 
 
+def test_paging_stops_well_past_the_aimed_size_before_any_loss_is_seen():
+    m = LossModel()
+    m.record_check(300, 0)  # explored up to 300: the crawl aims a little above it
+    assert m.lossy_min is None and m.abort_limit() < m.result_cap
+    assert m.abort_limit() == int(m.ceiling() * m.ABORT_PAST_CEILING)
+    plan = SweepPlan(m, SizePrior())
+    rng = SizeRange(0, 5000)
+    assert not plan.should_abort(rng, None, m.abort_limit() - 1, 5)
+    assert plan.should_abort(rng, None, m.abort_limit(), 6)
+    assert not plan.should_abort(SizeRange(7, 8), None, m.result_cap, 10)  # a one-byte range is never dropped
+
+
 def test_targets_sit_just_under_a_page_boundary():
     assert snap_to_pages(472, 0.05) <= 400
     assert snap_to_pages(472, 0.05) >= 360
