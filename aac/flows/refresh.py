@@ -52,7 +52,7 @@ def refresh_corpus(corpus: str = "data", api_url: str = "https://api.github.com"
         from aac.refresh import new_run_folder
 
         incoming = str(new_run_folder(corpus))
-        crawl(api_url=api_url, corpus=incoming, platforms=platforms)
+        crawl(api_url=api_url, corpus=incoming, platforms=platforms, previous=corpus)
     result = merge_task(corpus, incoming, source=api_url if crawled_now else incoming)
     if process and (result["added"] or result["changed"] or result["removed"]):
         result["process"] = process_task(corpus)

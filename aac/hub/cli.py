@@ -114,7 +114,8 @@ def refresh(
 
         incoming = new_run_folder(target.root)
         try:
-            summary = run_github_crawl(Corpus(incoming), source, settings.github_tokens, platform or None)
+            summary = run_github_crawl(Corpus(incoming), source, settings.github_tokens, platform or None,
+                                       previous=target)
         except Exception as exc:  # one scrubbed line, never a token
             console.print(f"[red]crawl failed ({type(exc).__name__}):[/red] {scrub(str(exc), settings)}")
             raise typer.Exit(1)
