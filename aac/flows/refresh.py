@@ -28,7 +28,8 @@ def process_task(corpus: str) -> dict:
     from aac.store import Corpus
 
     report = run(Corpus(corpus))
-    return {s.name: s.rows for s in report.steps}
+    return {"processed": report.processed, "reused": report.reused, "items_itemised": report.items_itemised,
+            "items_reused": report.items_reused, **{s.name: s.rows for s in report.steps}}
 
 
 def report_version(result: dict) -> None:

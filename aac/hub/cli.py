@@ -134,9 +134,9 @@ def refresh(
     if process:
         from aac.processing.pipeline import run
 
-        steps = {s.name: s.rows for s in run(target).steps}
-        typer.echo(f"processed: {steps.get('stage', 0)} changed artifacts staged; "
-                   + ", ".join(f"{k} {v}" for k, v in steps.items() if k != "stage"))
+        rep = run(target)
+        typer.echo(f"processed: {rep.processed} artifacts through pass 1 ({rep.reused} reused), "
+                   f"{rep.items_itemised} itemised ({rep.items_reused} reused); {rep.items} items")
     else:
         typer.echo("new and changed artifacts wait as status 'collected' for `aac process`")
 
