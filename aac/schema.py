@@ -146,6 +146,20 @@ VERSIONS = pa.schema(
     ]
 )
 
+# Validators of API answers (conditional requests): a re-crawl sends ``If-None-Match`` / ``If-Modified-Since``
+# and, on a 304, reuses ``payload`` (the parsed answer, JSON). Keyed by a hash of the request (path + parameters);
+# never holds a token or any request header.
+HTTP_CACHE = pa.schema(
+    [
+        pa.field("key", pa.string(), nullable=False),
+        pa.field("resource", pa.string()),  # core | search
+        pa.field("etag", pa.string()),
+        pa.field("last_modified", pa.string()),
+        pa.field("payload", pa.string()),
+        pa.field("fetched_at", _ts),
+    ]
+)
+
 # The crawler's rows as collected (original content), kept so that ``process`` can be re-run from scratch:
 # ``artifacts`` holds the processed (redacted, filtered) rows. Never published.
 RAW_ARTIFACTS = ARTIFACTS
@@ -159,6 +173,7 @@ SCHEMAS: dict[str, pa.Schema] = {
     "annotations": ANNOTATIONS,
     "changelog": CHANGELOG,
     "versions": VERSIONS,
+    "http_cache": HTTP_CACHE,
 }
 
 KEYS: dict[str, tuple[str, ...]] = {
@@ -170,6 +185,7 @@ KEYS: dict[str, tuple[str, ...]] = {
     "annotations": ("item_id", "annotator", "round"),
     "changelog": ("version", "artifact_id"),
     "versions": ("version",),
+    "http_cache": ("key",),
 }
 
 

@@ -2,6 +2,15 @@
 
     python bench/refresh.py --artifacts 396934
 Prints the plan counts, seconds and peak RSS of ``apply_refresh`` (synthetic text only).
+
+    python bench/refresh.py --crawl 3000
+Crawls a generated snapshot from the emulator (profile github), then re-crawls it unchanged and after editing
+1% of the files, each time with the corpus as ``previous`` (frontier seeds + conditional requests), and prints
+the requests of each crawl side by side as the client and the emulator counted them.
+
+    python bench/refresh.py --process 1000
+Processes a generated snapshot, merges a re-crawl with one file edited, processes again, and prints the rows
+each run put through pass 1 and itemisation (and reused) with the seconds.
 """
 
 from __future__ import annotations
@@ -34,10 +43,82 @@ def rows(n: int, edit_every: int = 0, start: int = 0) -> list[dict]:
     return out
 
 
+def crawl_bench(n: int) -> None:
+    import json
+
+    import requests
+
+    from aac.collectors.collect import run_github_crawl
+    from aac.collectors.emulator import EmulatorServer, generate_snapshot
+    from aac.config import Secret
+    from aac.refresh.versioning import merge_incoming
+
+    records = list(generate_snapshot(n, 7))
+    edited = [dict(r, content=r["content"] + "\n- edited\n") if k % 100 == 0 else r for k, r in enumerate(records)]
+    with tempfile.TemporaryDirectory() as tmp, EmulatorServer(records, profile="github", seed=3) as srv:
+        main_c = Corpus(Path(tmp) / "main")
+        print(f"{'crawl':<22}{'files':>7}{'search':>8}{'core':>7}{'core 304':>9}{'search 304':>11}{'raw':>6}"
+              f"{'core quota':>11}{'emu 304':>8}{'secs':>7}")
+        runs = [("first", main_c, None, None), ("refresh, unchanged", Corpus(Path(tmp) / "r1"), main_c, None),
+                ("refresh, 1% edited", Corpus(Path(tmp) / "r2"), main_c, edited)]
+        for name, target, previous, snapshot in runs:
+            if snapshot is not None:
+                path = Path(tmp) / "v2.jsonl"
+                path.write_text("".join(json.dumps(r) + "\n" for r in snapshot), encoding="utf-8")
+                requests.post(f"{srv.url}/_emulator/snapshot", json={"path": str(path)}, timeout=60).raise_for_status()
+            before = srv.stats
+            t = time.perf_counter()
+            s = run_github_crawl(target, srv.url, [Secret("bench-token")], clock=srv.clock, previous=previous)
+            secs = time.perf_counter() - t
+            emu = {k: srv.stats[k] - before[k] for k in ("not_modified",)}
+            core304 = s.not_modified - s.search_not_modified
+            print(f"{name:<22}{s.files:>7}{s.search_requests:>8}{s.core_requests:>7}{core304:>9}"
+                  f"{s.search_not_modified:>11}{s.raw_requests:>6}{s.core_requests - core304:>11}"
+                  f"{emu['not_modified']:>8}{secs:>7.1f}")
+            if previous is not None:
+                r = merge_incoming(previous, target, source=name)
+                print(f"{'':<22}merged as version {r.version}: +{r.added} ~{r.changed} -{r.removed} ={r.unchanged}")
+
+
+def process_bench(n: int) -> None:
+    from aac.collectors.emulator import generate_snapshot
+    from aac.processing.pipeline import artifacts_from_records, load_records, run
+
+    records = list(generate_snapshot(n, 21))
+    with tempfile.TemporaryDirectory() as tmp:
+        corpus = Corpus(Path(tmp) / "c")
+        load_records(corpus, records)
+        t = time.perf_counter()
+        first = run(corpus)
+        t1 = time.perf_counter() - t
+        arts = corpus.read("artifacts").to_pylist()
+        target = next(a for a in arts if a["status"] == "kept")
+        edited = [dict(r, content=r["content"] + "\n- edited\n") if (r["repo"], r["path"]) == (target["repo"], target["path"])
+                  else r for r in records]
+        crawled, repos = artifacts_from_records(edited)
+        corpus.upsert("repos", repos)
+        v = apply_refresh(corpus, crawled)
+        t = time.perf_counter()
+        second = run(corpus)
+        t2 = time.perf_counter() - t
+        print(f"first process: pass 1 on {first.processed} rows, {first.items_itemised} artifacts itemised, {t1:.1f}s")
+        print(f"after a refresh with {v.changed} changed: pass 1 on {second.processed} rows ({second.reused} reused), "
+              f"{second.items_itemised} itemised ({second.items_reused} reused), {t2:.1f}s")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--artifacts", type=int, default=50_000)
-    n = ap.parse_args().artifacts
+    ap.add_argument("--crawl", type=int, default=0, help="files of a generated snapshot to crawl and re-crawl")
+    ap.add_argument("--process", type=int, default=0, help="files of a generated snapshot to process twice")
+    args = ap.parse_args()
+    if args.process:
+        process_bench(args.process)
+        return
+    if args.crawl:
+        crawl_bench(args.crawl)
+        return
+    n = args.artifacts
     with tempfile.TemporaryDirectory() as tmp:
         corpus = Corpus(Path(tmp) / "c")
         corpus.replace("artifacts", pa.Table.from_pylist(rows(n), schema=ARTIFACTS))

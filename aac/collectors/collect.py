@@ -10,6 +10,10 @@ Killed between 1 and 2, the leaf is crawled again and its parts are replaced wit
 1, nothing of it exists. A file already stored by another part (found by two queries, or by a verification
 half) is not written again, so ``artifacts`` holds each (repo, path) once. A rerun resumes every query from
 its completed leaves: no completed partition is searched again.
+
+A refresh crawls into a fresh folder but learns from the ``previous`` corpus: the previous leaves seed each
+query's sweep (no probing and splitting from scratch, see ``partition``), the stored checks rebuild the loss
+model, and the ``http_cache`` validators make repo and search requests conditional (a 304 spends no quota).
 """
 
 from __future__ import annotations
@@ -111,9 +115,7 @@ class CorpusSink:
         self.totals = CrawlTotals()
         self.owner = self._owners("artifacts", "artifact_id")  # artifact_id -> part that holds it
         self.repo_owner = self._owners("repos", "full_name")
-        self.rows: dict[str, dict[str, dict]] = {}  # query -> query_id -> crawl_queries row
-        for row in corpus.read("crawl_queries").to_pylist():
-            self.rows.setdefault(row["query"], {})[row["query_id"]] = row
+        self.rows = frontier_rows(corpus)  # query -> query_id -> crawl_queries row
 
     def _owners(self, table: str, key: str) -> dict[str, str]:
         out: dict[str, str] = {}
@@ -124,16 +126,10 @@ class CorpusSink:
 
     # ---- resume ------------------------------------------------------------------------------------
     def done_leaves(self, query: str) -> list[tuple[SizeRange, int]]:
-        return [(SizeRange(r["size_lo"], r["size_hi"]), int(r["fetched"] or 0))
-                for r in self.rows.get(query, {}).values() if r["state"] == "done"]
+        return done_leaves(self.rows.get(query, {}))
 
     def rebuild_model(self, model: LossModel) -> None:
-        for rows in self.rows.values():
-            for r in rows.values():
-                if r.get("lost") is not None:
-                    model.record_check(int(r["fetched"] or 0), int(r["lost"]))
-                if r["state"] == "done":
-                    model.record_ratio(r["reported_total"], int(r["fetched"] or 0))
+        learn_model(self.rows, model)
 
     # ---- writing -----------------------------------------------------------------------------------
     def _write_hits(self, part: str, query: str, hits: dict[tuple[str, str], Hit]) -> int:
@@ -198,6 +194,50 @@ class CorpusSink:
             self.on_progress(self.totals)
 
 
+def frontier_rows(corpus: Corpus) -> dict[str, dict[str, dict]]:
+    """A corpus' ``crawl_queries`` rows by query, then by query_id."""
+    out: dict[str, dict[str, dict]] = {}
+    for row in corpus.read("crawl_queries").to_pylist():
+        out.setdefault(row["query"], {})[row["query_id"]] = row
+    return out
+
+
+def learn_model(rows: dict[str, dict[str, dict]], model: LossModel) -> None:
+    """Feed stored checks and leaf counts into the loss model (order-independent aggregates)."""
+    for by_id in rows.values():
+        for r in by_id.values():
+            if r.get("lost") is not None:
+                model.record_check(int(r["fetched"] or 0), int(r["lost"]))
+            if r["state"] == "done":
+                model.record_ratio(r["reported_total"], int(r["fetched"] or 0))
+
+
+def done_leaves(rows: dict[str, dict]) -> list[tuple[SizeRange, int]]:
+    return [(SizeRange(r["size_lo"], r["size_hi"]), int(r["fetched"] or 0)) for r in rows.values()
+            if r["state"] == "done"]
+
+
+def seed_ranges(rows: dict[str, dict]) -> list[SizeRange]:
+    """The previous crawl's final ranges of one query, finest known: a leaf whose check found files missing
+    is replaced by the checked halves that found them (recursively), so a re-crawl asks ranges known to be
+    complete instead of splitting the lossy leaf again. Empty unless the leaves tile the whole axis."""
+    leaves = done_leaves(rows)
+    if not _tiles(leaves):
+        return []
+    checked = {(r["size_lo"], r["size_hi"]): r for r in rows.values() if r["state"] == "checked"}
+    lost = {(r["size_lo"], r["size_hi"]): r["lost"] for r in rows.values() if r["state"] in ("done", "checked")}
+
+    def finest(rng: SizeRange) -> list[SizeRange]:
+        if not lost.get((rng.lo, rng.hi)):
+            return [rng]
+        for (lo, hi) in checked:
+            if lo == rng.lo and hi < rng.hi and (hi, rng.hi) in checked:
+                return finest(SizeRange(lo, hi)) + finest(SizeRange(hi, rng.hi))
+        return [rng]
+
+    return [r for rng, _ in sorted(leaves) for r in finest(rng)]
+
+
 def platform_queries(names: Iterable[str] | None = None) -> list[tuple[str, str]]:
     """(platform, query) pairs for the chosen platforms (all by default), in registry order."""
     chosen = [platform_registry.get(n) for n in names] if names else list(platform_registry.PLATFORMS)
@@ -209,11 +249,21 @@ def crawl_queries_into(corpus: Corpus, search: SearchFn, queries: list[tuple[str
                        fetch_repo: Callable[[str], dict | None] | None,
                        reserve: Callable[[int], None] | None = None,
                        on_progress: Callable[[CrawlTotals], None] | None = None,
-                       on_query: Callable[[str, str], None] | None = None) -> tuple[CrawlEngine, CorpusSink]:
-    """Crawl ``queries`` into ``corpus``, resuming from its ``crawl_queries`` frontier."""
+                       on_query: Callable[[str, str], None] | None = None,
+                       previous: Corpus | None = None) -> tuple[CrawlEngine, CorpusSink]:
+    """Crawl ``queries`` into ``corpus``, resuming from its ``crawl_queries`` frontier; a ``previous`` corpus'
+    finished leaves seed each query's sweep and its checks the loss model."""
     sink = CorpusSink(corpus, {q: p for p, q in queries}, fetch_content, fetch_repo, on_progress)
     engine = CrawlEngine(search, reserve=reserve)
     sink.rebuild_model(engine.model)
+    seeds: dict[str, list[SizeRange]] = {}
+    if previous is not None and previous.root.resolve() != corpus.root.resolve():
+        before = frontier_rows(previous)
+        learn_model(before, engine.model)
+        for query, by_id in before.items():
+            seeds[query] = seed_ranges(by_id)
+            if seeds[query] and query not in sink.rows:  # a finished query of the previous crawl
+                engine.prior.add_query(done_leaves(by_id))
     sink.totals.queries = len(queries)
     for query in sink.rows:  # finished queries (of any earlier run or task) shape the size prior
         done = sink.done_leaves(query)
@@ -224,7 +274,7 @@ def crawl_queries_into(corpus: Corpus, search: SearchFn, queries: list[tuple[str
             on_query(platform, query)
         done = sink.done_leaves(query)
         if not _tiles(done):
-            engine.crawl_query(query, sink, done=done)
+            engine.crawl_query(query, sink, done=done, seeds=seeds.get(query))
         sink.totals.queries_done += 1
         if on_progress:
             on_progress(sink.totals)
@@ -254,23 +304,31 @@ class CrawlSummary:
     waited_seconds: float
     secondary_limits: int
     server_errors: int
+    not_modified: int = 0  # conditional requests answered 304 (no quota spent), search ones included
+    search_not_modified: int = 0
 
     def line(self) -> str:
         return (f"crawl: {self.files} files ({self.new_files} new) from {self.partitions} partitions "
                 f"({self.splits} split, {self.checks} checks); {self.search_requests} search requests, "
-                f"{self.core_requests} core, {self.raw_requests} raw; {self.rate_limit_waits} rate-limit waits "
+                f"{self.core_requests} core, {self.raw_requests} raw, {self.not_modified} not modified (304); "
+                f"{self.rate_limit_waits} rate-limit waits "
                 f"({self.waited_seconds / 3600:.2f} h), {self.secondary_limits} secondary limits, "
                 f"{self.server_errors} server errors")
 
 
 def run_github_crawl(corpus: Corpus, api_url: str, tokens, platforms: Iterable[str] | None = None,
-                     clock=None, on_progress=None, on_query=None, on_wait=None) -> CrawlSummary:
+                     clock=None, on_progress=None, on_query=None, on_wait=None,
+                     previous: Corpus | None = None, conditional: bool = True) -> CrawlSummary:
     """The whole GitHub crawl of the chosen platforms into ``corpus`` (resumable; see module docstring).
 
-    ``on_progress(totals, client_stats)`` is called after every partition."""
+    ``previous``: the corpus a refresh crawl learns from (frontier seeds, loss model, validators); the
+    validators live in ``previous`` (else ``corpus``) and are updated there. ``conditional=False`` sends no
+    validators. ``on_progress(totals, client_stats)`` is called after every partition."""
     from aac.collectors.github import GitHubClient
+    from aac.collectors.validators import ValidatorCache
 
-    client = GitHubClient(tokens, api_url=api_url, clock=clock, on_wait=on_wait)
+    validators = ValidatorCache(previous or corpus) if conditional else None
+    client = GitHubClient(tokens, api_url=api_url, clock=clock, on_wait=on_wait, validators=validators)
     try:
         def content(hit: Hit) -> bytes | None:
             ref = hit.ref
@@ -282,13 +340,16 @@ def run_github_crawl(corpus: Corpus, api_url: str, tokens, platforms: Iterable[s
         progress = (lambda t: on_progress(t, client.stats)) if on_progress else None
         engine, sink = crawl_queries_into(corpus, client.search_code, platform_queries(platforms), content,
                                           client.repo_meta, reserve=lambda n: client.reserve("search", n),
-                                          on_progress=progress, on_query=on_query)
+                                          on_progress=progress, on_query=on_query, previous=previous)
         st = client.stats
         t = sink.totals
         counts = {r["platform"]: r["n"] for r in corpus.sql(
             "select platform, count(*) as n from artifacts where status = 'collected' group by platform").to_pylist()}
         return CrawlSummary(dict(sorted(counts.items())), len(sink.owner), t.new_files, t.partitions,
                             t.splits, t.checks, st.search_requests, st.core_requests, st.raw_requests,
-                            st.rate_limit_waits, st.waited_seconds, st.secondary_limits, st.server_errors)
+                            st.rate_limit_waits, st.waited_seconds, st.secondary_limits, st.server_errors,
+                            st.not_modified, st.search_not_modified)
     finally:
+        if validators is not None:
+            validators.save()
         client.close()

@@ -292,9 +292,11 @@ class CrawlEngine:
             self.prior.add_query(plan.leaves)
 
     def crawl_query(self, query: str, sink: Sink, done: list[tuple[SizeRange, int]] | None = None,
-                    lo: int = 0, hi: int = MAX_INDEXED, root_total: int | None = None) -> SweepPlan:
-        """Sweep one query's size axis to the end, resuming after the completed leaves in ``done``."""
-        plan = SweepPlan(self.model, self.prior, lo=lo, hi=hi, done=done, root_total=root_total)
+                    lo: int = 0, hi: int = MAX_INDEXED, root_total: int | None = None,
+                    seeds: list[SizeRange] | None = None) -> SweepPlan:
+        """Sweep one query's size axis to the end, resuming after the completed leaves in ``done``; ``seeds``
+        (the previous crawl's leaves) are asked first as they are (see ``partition``)."""
+        plan = SweepPlan(self.model, self.prior, lo=lo, hi=hi, done=done, root_total=root_total, seeds=seeds)
         while self._step(query, plan, sink):
             pass
         self._finish(plan)

@@ -9,7 +9,9 @@ mapping; its own sleeping retry is switched off so that every wait goes through 
   doubling on each consecutive hit (GitHub's documented advice);
 - 5xx, timeouts and connection errors: exponential backoff, up to ``max_retries``;
 - content comes from the raw route pinned to the result's commit (no API quota); repo metadata is fetched
-  once per repository and cached.
+  once per repository and cached;
+- conditional requests: with a :class:`ValidatorCache`, repo metadata and search pages are asked with the
+  validators of the last answer (``If-None-Match``); a 304 costs no quota and the stored answer is reused.
 
 Sleeping: :class:`RealClock` on GitHub. An emulator that answers ``X-Emulator-Clock: virtual`` is slept on by
 advancing its clock (:class:`ServerClock`), so a crawl that waits hours of rate-limit windows takes seconds.
@@ -29,6 +31,7 @@ from urllib.parse import quote, urlparse
 
 from aac.collectors.clock import Clock, RealClock
 from aac.collectors.crawl import Hit, Page
+from aac.collectors.validators import ValidatorCache, request_key
 from aac.config import DEFAULT_GITHUB_API, Secret
 
 log = logging.getLogger(__name__)
@@ -88,6 +91,8 @@ class ClientStats:
     primary_refusals: int = 0
     server_errors: int = 0
     retries: int = 0
+    not_modified: int = 0  # 304 answers to conditional requests (no quota spent), search ones included
+    search_not_modified: int = 0
 
     def as_dict(self) -> dict:
         return dict(self.__dict__)
@@ -103,7 +108,7 @@ def raw_base_for(api_url: str) -> str:
 class GitHubClient:
     def __init__(self, tokens: Sequence[Secret | str], api_url: str = DEFAULT_GITHUB_API, clock: Clock | None = None,
                  raw_url: str | None = None, max_retries: int = 10, timeout: int = 30,
-                 on_wait: Callable[[float, str], None] | None = None):
+                 on_wait: Callable[[float, str], None] | None = None, validators: ValidatorCache | None = None):
         from github import Auth, Github
         import requests
 
@@ -125,6 +130,7 @@ class GitHubClient:
         self.clock: Clock = clock if clock is not None else RealClock()
         self.stats = ClientStats()
         self._repo_cache: dict[str, dict | None] = {}
+        self.validators = validators
         self._next = 0
 
     # ---- secrets -----------------------------------------------------------------------------------
@@ -202,8 +208,10 @@ class GitHubClient:
             tok.available_at[resource] = max(tok.available_at.get(resource, 0.0), reset + 1.0)
 
     # ---- requests ----------------------------------------------------------------------------------
-    def _api(self, resource: str, path: str, params: dict | None = None) -> Any:
-        """GET an API path with limit handling and retries; returns the decoded JSON."""
+    def _api(self, resource: str, path: str, params: dict | None = None,
+             headers: dict[str, str] | None = None) -> tuple[dict, Any]:
+        """GET an API path with limit handling and retries; returns (lower-cased headers, decoded JSON).
+        The JSON is None for a 304 (the answer to ``If-None-Match``)."""
         from github import GithubException
         import requests
 
@@ -219,15 +227,15 @@ class GitHubClient:
             if attempt:
                 self.stats.retries += 1
             try:
-                headers, data = tok.gh.requester.requestJsonAndCheck("GET", path, parameters=params)
+                got, data = tok.gh.requester.requestJsonAndCheck("GET", path, parameters=params, headers=headers)
             except GithubException as exc:
-                headers = {str(k).lower(): v for k, v in (exc.headers or {}).items()}
-                self._adopt_clock(headers)
+                got = {str(k).lower(): v for k, v in (exc.headers or {}).items()}
+                self._adopt_clock(got)
                 status = exc.status
                 last = f"HTTP {status}: {(exc.data or {}).get('message', '') if isinstance(exc.data, dict) else ''}"
                 if status in (403, 429):
-                    remaining, reset = self._limits(headers)
-                    retry_after = headers.get("retry-after")
+                    remaining, reset = self._limits(got)
+                    retry_after = got.get("retry-after")
                     now = self.clock.now()
                     if retry_after is not None:
                         self.stats.secondary_limits += 1
@@ -259,31 +267,59 @@ class GitHubClient:
                 self._sleep(backoff, "backoff")
                 backoff = min(backoff * 2, 60.0)
                 continue
-            headers = {str(k).lower(): v for k, v in headers.items()}
-            self._adopt_clock(headers)
-            self._note(tok, resource, headers)
+            got = {str(k).lower(): v for k, v in got.items()}
+            self._adopt_clock(got)
+            self._note(tok, resource, got)
             tok.secondary_streak = 0
-            return data
+            return got, data
         raise GitHubError(self.scrub(f"GET {path} gave up after {self.max_retries + 1} attempts: {last}"))
 
-    def search_code(self, query: str, page: int = 1, per_page: int = 100) -> Page:
-        data = self._api("search", "/search/code", {"q": query, "page": page, "per_page": per_page})
+    def _get(self, resource: str, path: str, params: dict | None, parse: Callable[[Any], Any]) -> Any:
+        """A GET whose parsed answer is reused on a 304: conditional when the validators know the request."""
+        if self.validators is None:
+            return parse(self._api(resource, path, params)[1])
+        key = request_key(path, params)
+        known = self.validators.get(key)
+        got, data = self._api(resource, path, params, known.conditional_headers() if known else None)
+        if data is None and known is not None:
+            self.stats.not_modified += 1
+            self.stats.search_not_modified += resource == "search"
+            return known.payload
+        value = parse(data)
+        if isinstance(value, dict) and value.get("incomplete"):
+            return value  # a page with results missing is not an answer to reuse
+        self.validators.put(key, resource, got.get("etag"), got.get("last-modified"), value)
+        return value
+
+    @staticmethod
+    def _page_payload(data: dict) -> dict:
         hits = [Hit.from_item(it) for it in data.get("items") or []]
-        return Page(hits, data.get("total_count"), bool(data.get("incomplete_results")))
+        return {"total": data.get("total_count"), "incomplete": bool(data.get("incomplete_results")),
+                "hits": [[h.repo, h.path, h.blob_sha, h.ref, h.html_url] for h in hits]}
+
+    def search_code(self, query: str, page: int = 1, per_page: int = 100) -> Page:
+        p = self._get("search", "/search/code", {"q": query, "page": page, "per_page": per_page}, self._page_payload)
+        return Page([Hit(*h) for h in p["hits"]], p["total"], p["incomplete"])
 
     def repo_meta(self, full_name: str) -> dict | None:
         """Repository metadata (once per repo): None when the repository is gone (404)."""
         if full_name in self._repo_cache:
             return self._repo_cache[full_name]
         try:
-            data = self._api("core", f"/repos/{quote(full_name, safe='/')}")
+            meta = self._get("core", f"/repos/{quote(full_name, safe='/')}", None,
+                             lambda data: self._repo_payload(data, full_name))
         except GitHubError as exc:
             if exc.status in (404, 451):
                 self._repo_cache[full_name] = None
                 return None
             raise
+        self._repo_cache[full_name] = meta
+        return meta
+
+    @staticmethod
+    def _repo_payload(data: dict, full_name: str) -> dict:
         lic = data.get("license") or {}
-        meta = {
+        return {
             "full_name": data.get("full_name") or full_name,
             "stars": data.get("stargazers_count"),
             "forks": data.get("forks_count"),
@@ -295,8 +331,6 @@ class GitHubClient:
             "is_fork": bool(data.get("fork")),
             "archived": bool(data.get("archived")),
         }
-        self._repo_cache[full_name] = meta
-        return meta
 
     def raw(self, full_name: str, ref: str, path: str) -> bytes | None:
         """File bytes pinned to ``ref`` from the raw route (no API quota). None when the file is gone (404)."""

@@ -22,6 +22,10 @@ Widths are chosen in ``u = ln(1 + size)`` space, where file sizes are roughly no
 adjacent completed leaf (its exact fetched count), shaped by the size distribution learned from queries already
 finished (:class:`SizePrior`). Resume needs only the completed leaves: the sweep position is the end of the
 covered prefix.
+
+A re-crawl can be **seeded** with the leaves of the previous crawl of the same query: each seed range is asked
+as it is (no root probe, no narrowing from scratch), and the usual rules still apply to what comes back, so a
+seed that has grown past the limit is split and one that grew past the proven-clean size is verified.
 """
 
 from __future__ import annotations
@@ -320,8 +324,10 @@ class SweepPlan:
     TAIL = 0.25  # a remainder expected to hold less than this share of a leaf joins the current candidate
 
     def __init__(self, model: LossModel, prior: SizePrior | None = None, lo: int = 0, hi: int = MAX_INDEXED,
-                 done: list[tuple[SizeRange, int]] | None = None, root_total: int | None = None):
+                 done: list[tuple[SizeRange, int]] | None = None, root_total: int | None = None,
+                 seeds: list[SizeRange] | None = None):
         self.model = model
+        self.seeds = sorted(s for s in seeds or [] if s.lo < hi and s.hi > lo)
         self.prior = prior
         self.lo, self.hi = lo, hi
         self.pos = lo
@@ -352,6 +358,10 @@ class SweepPlan:
     def next_range(self) -> SizeRange | None:
         if self.finished:
             return None
+        seed = self._seed_at(self.pos) if self.last_split is None else None
+        if seed is not None:
+            self.predicted = None
+            return SizeRange(self.pos, min(seed.hi, self.hi))
         if not self.leaves and self.last_split is None and self.root_estimate is None and self.pos == self.lo:
             return SizeRange(self.lo, self.hi)  # the root probe: small queries finish here
         u0 = u_of(self.pos)
@@ -369,6 +379,13 @@ class SweepPlan:
             else:
                 self.predicted *= (u_of(hi) - u0) / w
         return SizeRange(self.pos, hi)
+
+    def _seed_at(self, pos: int) -> SizeRange | None:
+        """The seed range holding ``pos`` (its rest is the next candidate after a split inside it)."""
+        i = bisect_right(self.seeds, SizeRange(pos, MAX_INDEXED + 1)) - 1
+        if i >= 0 and self.seeds[i].lo <= pos < self.seeds[i].hi:
+            return self.seeds[i]
+        return None
 
     # ---- width selection -----------------------------------------------------------------------------
     def _count_estimate(self, obs: Observation) -> float:

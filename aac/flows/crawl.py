@@ -20,8 +20,9 @@ from aac.store import Corpus
 
 
 @task(retries=2, retry_delay_seconds=[5, 30], task_run_name="crawl-{platform}")
-def crawl_platform(corpus: str, api_url: str, platform: str) -> dict:
-    summary = run_github_crawl(Corpus(corpus), api_url, Settings.from_env().github_tokens, [platform])
+def crawl_platform(corpus: str, api_url: str, platform: str, previous: str | None = None) -> dict:
+    summary = run_github_crawl(Corpus(corpus), api_url, Settings.from_env().github_tokens, [platform],
+                               previous=Corpus(previous) if previous else None)
     out = asdict(summary)
     out["platform"] = platform
     out["files"] = summary.platforms.get(platform, 0)
@@ -30,13 +31,16 @@ def crawl_platform(corpus: str, api_url: str, platform: str) -> dict:
 
 
 @flow(name="crawl", log_prints=True)
-def crawl(api_url: str = "https://api.github.com", corpus: str = "data", platforms: list[str] | None = None) -> list[dict]:
-    """Crawl every (or the chosen) platform; publishes a table artifact of per-platform counts and API usage."""
+def crawl(api_url: str = "https://api.github.com", corpus: str = "data", platforms: list[str] | None = None,
+          previous: str | None = None) -> list[dict]:
+    """Crawl every (or the chosen) platform; publishes a table artifact of per-platform counts and API usage.
+    ``previous``: the corpus a refresh learns from (frontier seeds, conditional-request validators)."""
     names = platforms or [p.name for p in registry.PLATFORMS]
-    rows = [crawl_platform(corpus, api_url, name) for name in names]
+    rows = [crawl_platform(corpus, api_url, name, previous) for name in names]
     table = [{"platform": r["platform"], "files": r["files"], "partitions": r["partitions"],
               "search_requests": r["search_requests"], "core_requests": r["core_requests"],
-              "raw_requests": r["raw_requests"], "rate_limit_waits": r["rate_limit_waits"],
+              "raw_requests": r["raw_requests"], "not_modified": r["not_modified"],
+              "rate_limit_waits": r["rate_limit_waits"],
               "waited_hours": round(r["waited_seconds"] / 3600, 3)} for r in rows]
     create_table_artifact(key="crawl-summary", table=table,
                           description=f"AAC crawl of {api_url}: files and API usage per platform")

@@ -16,10 +16,10 @@ from aac.store import Corpus
 
 
 def config(keep_private: bool = False, near_threshold: float = 0.85, allow: str | None = None,
-           template_min_repos: int = 3, workers: int = 1) -> pipeline.ProcessConfig:
+           template_min_repos: int = 3, workers: int = 1, full: bool = False) -> pipeline.ProcessConfig:
     return pipeline.ProcessConfig(keep_private=keep_private, allow=parse_allowlist(allow),
                                   near=NearDupConfig(threshold=near_threshold), template_min_repos=template_min_repos,
-                                  workers=workers)
+                                  workers=workers, incremental=not full)
 
 
 @task(retries=2, retry_delay_seconds=[5, 30])
@@ -28,7 +28,8 @@ def process_corpus(corpus: str, keep_private: bool, near_threshold: float, allow
     cfg = config(keep_private, near_threshold, allow, template_min_repos, workers)
     report = pipeline.run(Corpus(corpus), cfg)
     return {"artifacts": report.artifacts, "kept": report.kept, "private": report.private, "dropped": report.dropped,
-            "items": report.items, "drop_reasons": report.drop_reasons,
+            "items": report.items, "drop_reasons": report.drop_reasons, "processed": report.processed,
+            "reused": report.reused, "items_itemised": report.items_itemised, "items_reused": report.items_reused,
             "steps": [s.__dict__ for s in report.steps]}
 
 

@@ -28,7 +28,8 @@ def process_task(corpus: str) -> dict:
     from aac.store import Corpus
 
     report = run(Corpus(corpus))
-    return {s.name: s.rows for s in report.steps}
+    return {"processed": report.processed, "reused": report.reused, "items_itemised": report.items_itemised,
+            "items_reused": report.items_reused, **{s.name: s.rows for s in report.steps}}
 
 
 def report_version(result: dict) -> None:
@@ -52,7 +53,7 @@ def refresh_corpus(corpus: str = "data", api_url: str = "https://api.github.com"
         from aac.refresh import new_run_folder
 
         incoming = str(new_run_folder(corpus))
-        crawl(api_url=api_url, corpus=incoming, platforms=platforms)
+        crawl(api_url=api_url, corpus=incoming, platforms=platforms, previous=corpus)
     result = merge_task(corpus, incoming, source=api_url if crawled_now else incoming)
     if process and (result["added"] or result["changed"] or result["removed"]):
         result["process"] = process_task(corpus)

@@ -52,6 +52,17 @@ def card_data(rows: dict[str, int]) -> DatasetCardData:
     )
 
 
+def empty_configs_note(empty: list[str]) -> str:
+    """Why a table without rows is listed but not loadable: ``datasets`` cannot load a zero-row split."""
+    if not empty:
+        return ""
+    names = ", ".join(f"`{c}`" for c in empty)
+    return (f"{names} {'has' if len(empty) == 1 else 'have'} no rows in this release and so no config: the `datasets` "
+            "library cannot load a split of zero rows (`load_dataset(..., split=\"train\")` fails with "
+            "'Instruction \"train\" corresponds to no data', whatever features are declared). The columns are "
+            "those of the AAC schema; `aac pull` registers the table empty.")
+
+
 def _table(header: list[str], rows: list[tuple]) -> str:
     out = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
     out += ["| " + " | ".join("" if v is None else str(v) for v in r) + " |" for r in rows]
@@ -87,7 +98,7 @@ def render_body(summary: dict, report: LayoutReport, repo_id: str | None) -> str
         f"**Snapshot date:** {_snapshot_date(summary['snapshot'])} (latest collection time among published artifacts).",
         "## Configs",
         _table(["config", "rows", "what a row is"], [(c, rows.get(c, 0), CONFIG_DOCS[c]) for c in CONFIGS]),
-        "A table with no rows in this release has no config." if any(rows.get(c, 0) == 0 for c in CONFIGS) else "",
+        empty_configs_note([c for c in CONFIGS if rows.get(c, 0) == 0]),
         "```python\nfrom datasets import load_dataset\n"
         f"items = load_dataset(\"{rid}\", \"items\", split=\"train\")\n```",
         "## Counts per platform",

@@ -114,7 +114,8 @@ def refresh(
 
         incoming = new_run_folder(target.root)
         try:
-            summary = run_github_crawl(Corpus(incoming), source, settings.github_tokens, platform or None)
+            summary = run_github_crawl(Corpus(incoming), source, settings.github_tokens, platform or None,
+                                       previous=target)
         except Exception as exc:  # one scrubbed line, never a token
             console.print(f"[red]crawl failed ({type(exc).__name__}):[/red] {scrub(str(exc), settings)}")
             raise typer.Exit(1)
@@ -133,9 +134,9 @@ def refresh(
     if process:
         from aac.processing.pipeline import run
 
-        steps = {s.name: s.rows for s in run(target).steps}
-        typer.echo(f"processed: {steps.get('stage', 0)} changed artifacts staged; "
-                   + ", ".join(f"{k} {v}" for k, v in steps.items() if k != "stage"))
+        rep = run(target)
+        typer.echo(f"processed: {rep.processed} artifacts through pass 1 ({rep.reused} reused), "
+                   f"{rep.items_itemised} itemised ({rep.items_reused} reused); {rep.items} items")
     else:
         typer.echo("new and changed artifacts wait as status 'collected' for `aac process`")
 

@@ -131,8 +131,8 @@ class _ShardWriter:
         self._flush()
         if self._writer is not None:
             self._writer.close()
-        # an empty config gets no shard at all: `datasets` cannot load a zero-row Parquet file, so the card
-        # simply declares no config for it
+        # an empty config gets no shard at all: `datasets` cannot load a zero-row split (see
+        # card.empty_configs_note), so the card declares no config for it and says so
         n = len(self.tmp_files)
         final = []
         for i, tmp in enumerate(self.tmp_files):

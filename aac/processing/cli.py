@@ -20,6 +20,8 @@ def _print_process(report, console) -> None:
     console.print(t)
     console.print(f"artifacts {report.artifacts:,}: kept {report.kept:,}, private {report.private:,}, "
                   f"dropped {report.dropped:,}; items {report.items:,}")
+    console.print(f"pass 1 ran on {report.processed:,} artifacts ({report.reused:,} unchanged, reused); "
+                  f"{report.items_itemised:,} itemised ({report.items_reused:,} reused)")
     if report.drop_reasons:
         console.print("reasons: " + ", ".join(f"{k} {v:,}" for k, v in sorted(report.drop_reasons.items(),
                                                                              key=lambda kv: -kv[1])))
@@ -40,6 +42,8 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
         template_min_repos: int = typer.Option(3, "--template-min-repos", min=2,
                                                help="A dedupe cluster over this many repositories is a template copy."),
         workers: int = typer.Option(1, "--workers", min=1, help="Processes for the per-artifact steps."),
+        full: bool = typer.Option(False, "--full", help="Recompute every artifact and item (default: only those "
+                                  "whose input changed since the last run; use after changing code or model)."),
         prefect: bool = typer.Option(False, "--prefect/--no-prefect", help="Run as the Prefect flow `process`."),
     ) -> None:
         """Normalise, dedupe, licence-filter, redact secrets, tag and itemise crawled artifacts (idempotent)."""
@@ -62,7 +66,7 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
         from aac.flows.process import config
         from aac.processing.pipeline import run
 
-        report = run(c, config(keep_private, near_threshold, allow, template_min_repos, workers))
+        report = run(c, config(keep_private, near_threshold, allow, template_min_repos, workers, full))
         _print_process(report, console)
 
     @app.command()

@@ -12,12 +12,21 @@ Flow of one ``process`` run (every step is a pure function from the modules name
 4. **pass 2** (streaming over the staging folder): apply dedupe decisions, final status, template authorship;
    atomically replace ``artifacts``; then ``items`` for the kept artifacts (segment helper's ``itemize_many``).
 
+**Incremental** (default): pass 1's output per artifact is kept in the table ``process_stage`` with a hash of
+its input (the whole raw row, the repository licence and the settings pass 1 depends on) and its MinHash
+signature. A later run re-runs pass 1 only for rows whose input hash changed (new or changed artifacts on a
+refresh) and reuses the stored rows and signatures of the others; dedupe still sees every signature (clusters
+are global). Items are reused for artifacts whose final content is unchanged when the default classifier
+types them. ``ProcessConfig(incremental=False)`` (``aac process --full``) recomputes everything, e.g. after
+a change of the processing code or the classifier model.
+
 Statuses: ``kept`` (publishable), ``private`` (licence not permissive: content only with ``keep_private``),
 ``dropped`` (bad input, exact duplicate, not an agent file), ``removed`` (gone upstream).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -44,6 +53,7 @@ from aac.schema import ARTIFACTS, REPOS
 from aac.store import Corpus
 
 INPUT_STATUSES = ("collected", "removed")
+STAGE_VERSION = 1  # bump when pass 1 (normalize, licenses, secrets, tagging, signature) changes its output
 # Rows the crawler itself wrote as dropped (their reason comes from the collector); processed rows never carry these.
 CRAWL_DROP_REASONS = ("content_unavailable", "not_an_agent_file")
 _TS = pa.timestamp("us", tz="UTC")
@@ -60,6 +70,12 @@ class ProcessConfig:
     workers: int = 1
     items: bool = True
     classifier: object | None = None  # an aac.classifiers Classifier; None = get_classifier("default")
+    incremental: bool = True  # reuse pass-1 rows, signatures and items of unchanged inputs (see module docstring)
+
+    def stage_fingerprint(self) -> str:
+        """The settings pass 1 depends on (not keep_private, dedupe threshold or items: later steps)."""
+        return json.dumps([STAGE_VERSION, sorted(self.allow), self.max_bytes, self.near.num_perm, self.near.shingle,
+                           self.near.seed])
 
 
 @dataclass
@@ -72,6 +88,10 @@ class StepStat:
 
 @dataclass
 class ProcessReport:
+    processed: int = 0  # raw rows run through pass 1 (normalise, licence, secrets, tags, MinHash) this run
+    reused: int = 0  # raw rows whose stored pass-1 row and signature were reused
+    items_reused: int = 0  # artifacts whose items were kept from the previous run
+    items_itemised: int = 0  # artifacts segmented and classified this run
     artifacts: int = 0
     kept: int = 0
     private: int = 0
@@ -177,7 +197,10 @@ _STAGE_EXTRA = [
     pa.field("_publishable", pa.bool_()),
     pa.field("_stars", pa.int64()),
     pa.field("_pushed_at", _TS),
+    pa.field("_input_key", pa.string()),  # hash of what pass 1 read: a stored row is reused while it matches
+    pa.field("_signature", pa.list_(pa.uint32())),  # MinHash of the redacted text (None when no content)
 ]
+_STAGE_ONLY = [f.name for f in _STAGE_EXTRA]
 STAGE_SCHEMA = pa.schema(list(ARTIFACTS) + _STAGE_EXTRA)
 
 
@@ -217,15 +240,25 @@ def process_row(row: dict, repo: dict | None, cfg: ProcessConfig) -> dict:
     return out
 
 
-def _process_batch(args: tuple[pa.RecordBatch, dict[str, dict], ProcessConfig]) -> tuple[pa.Table, dict[str, np.ndarray]]:
-    """Worker: one batch of raw rows -> (staged table, {content_sha256: signature} for its kept rows)."""
-    batch, repos, cfg = args
+def input_key(row: dict, repo: dict | None, fingerprint: str) -> str:
+    """Hash of everything pass 1 reads for one artifact: the raw row, the repository licence, the settings."""
+    h = hashlib.sha256(fingerprint.encode())
+    h.update(json.dumps([row.get(k) for k in ARTIFACTS.names], default=str, ensure_ascii=False).encode("utf-8", "surrogatepass"))
+    h.update(json.dumps((repo or {}).get("license_spdx")).encode())
+    return h.hexdigest()
+
+
+def _process_batch(args: tuple[list[dict], dict[str, dict], ProcessConfig]) -> tuple[pa.Table, dict[str, np.ndarray]]:
+    """Worker: raw rows (with their ``_input_key``) -> (staged table, {content_sha256: signature})."""
+    rows, repos, cfg = args
     out, sigs = [], {}
-    for row in batch.to_pylist():
+    for row in rows:
         o = process_row(row, repos.get(row["repo"]), cfg)
         sha = o["content_sha256"]
         if sha is not None and sha not in sigs:
             sigs[sha] = cfg.near.signature(o["content"])  # the redacted text: identical for identical contents
+        o["_input_key"] = row["_input_key"]
+        o["_signature"] = sigs[sha].tolist() if sha is not None else None
         out.append(o)
     return pa.Table.from_pylist(out, schema=STAGE_SCHEMA), sigs
 
@@ -273,10 +306,47 @@ def _write_stage(path: Path, tbl: pa.Table) -> None:
     os.replace(tmp, path)
 
 
-def _raw_batches(corpus: Corpus, batch_size: int, repos: dict[str, dict], cfg: ProcessConfig):
+def _stored_keys(corpus: Corpus, cfg: ProcessConfig) -> dict[str, str]:
+    """artifact_id -> input key of the stored pass-1 rows (empty when not incremental or never processed)."""
+    if not cfg.incremental or not corpus.exists("process_stage"):
+        return {}
+    t = corpus.read("process_stage", columns=["artifact_id", "_input_key"])
+    return dict(zip(t.column("artifact_id").to_pylist(), t.column("_input_key").to_pylist()))
+
+
+def _raw_batches(corpus: Corpus, batch_size: int, repos: dict[str, dict], cfg: ProcessConfig,
+                 stored: dict[str, str], reuse: dict[str, str]):
+    """Raw rows whose input changed since the stored pass-1 row; the unchanged ones go to ``reuse`` instead."""
+    fp = cfg.stage_fingerprint()
     for b in corpus.iter_batches("raw_artifacts", batch_size=batch_size):
-        names = pc.unique(b.column("repo")).to_pylist()
-        yield b, {r: repos[r] for r in names if r in repos}, cfg
+        todo = []
+        for row in b.to_pylist():
+            key = input_key(row, repos.get(row["repo"]), fp)
+            if stored.get(row["artifact_id"]) == key:
+                reuse[row["artifact_id"]] = key
+            else:
+                row["_input_key"] = key
+                todo.append(row)
+        if todo:
+            names = {r["repo"] for r in todo}
+            yield todo, {r: repos[r] for r in names if r in repos}, cfg
+
+
+def _reused_batches(corpus: Corpus, reuse: dict[str, str], repos: dict[str, dict]) -> Iterator[pa.Table]:
+    """The stored pass-1 rows of ``reuse`` (stars and push date refreshed from ``repos``: dedupe ranks by them)."""
+    if not reuse:
+        return
+    ids = pa.array(sorted(reuse))
+    for b in corpus.iter_batches("process_stage", batch_size=4096):
+        t = pa.Table.from_batches([b]).filter(pc.is_in(b.column("artifact_id"), ids))
+        if not t.num_rows:
+            continue
+        repo_col = t.column("repo").to_pylist()
+        t = t.set_column(t.schema.get_field_index("_stars"), "_stars",
+                         pa.array([(repos.get(r) or {}).get("stars") for r in repo_col], pa.int64()))
+        t = t.set_column(t.schema.get_field_index("_pushed_at"), "_pushed_at",
+                         pa.array([(repos.get(r) or {}).get("pushed_at") for r in repo_col], _TS))
+        yield t.cast(STAGE_SCHEMA)
 
 
 def _final_batches(stage_dir: Path, decisions: pa.Table, cfg: ProcessConfig, report: ProcessReport) -> Iterator[pa.Table]:
@@ -302,16 +372,38 @@ def _final_batches(stage_dir: Path, decisions: pa.Table, cfg: ProcessConfig, rep
                 setattr(report, r["status"], getattr(report, r["status"]) + 1)
             if r["drop_reason"] and r["status"] != "kept":
                 report.drop_reasons[r["drop_reason"]] = report.drop_reasons.get(r["drop_reason"], 0) + 1
-            for k in ("_publishable", "_stars", "_pushed_at"):
+            for k in _STAGE_ONLY:
                 r.pop(k, None)
         yield pa.Table.from_pylist(rows, schema=ARTIFACTS)
 
 
-def _item_records(corpus: Corpus, keep_private: bool) -> Iterator[tuple[str, str, str]]:
+def _item_key(path: str, content: str) -> str:
+    return hashlib.sha256(f"{path}\0{content}".encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _final_content_keys(corpus: Corpus) -> dict[str, str]:
+    """artifact_id -> hash of (path, content) of the artifacts that have items now (before they are rewritten)."""
+    if not corpus.exists("artifacts") or not corpus.exists("items"):
+        return {}
+    with_items = set(pc.unique(corpus.read("items", columns=["artifact_id"]).column("artifact_id")).to_pylist())
+    out = {}
+    for b in corpus.iter_batches("artifacts", columns=["artifact_id", "path", "content"], batch_size=2048):
+        for r in b.to_pylist():
+            if r["content"] is not None and r["artifact_id"] in with_items:
+                out[r["artifact_id"]] = _item_key(r["path"], r["content"])
+    return out
+
+
+def _item_records(corpus: Corpus, keep_private: bool, before: dict[str, str] | None = None,
+                  reuse: set[str] | None = None) -> Iterator[tuple[str, str, str]]:
+    """Artifacts to itemise; with ``before``, those whose (path, content) is unchanged go to ``reuse`` instead."""
     statuses = ("kept", "private") if keep_private else ("kept",)
     for b in corpus.iter_batches("artifacts", columns=["artifact_id", "path", "status", "content"], batch_size=2048):
         for r in b.to_pylist():
             if r["status"] in statuses and r["content"] is not None:
+                if before and before.get(r["artifact_id"]) == _item_key(r["path"], r["content"]):
+                    reuse.add(r["artifact_id"])
+                    continue
                 yield r["artifact_id"], r["path"], r["content"]
 
 
@@ -332,17 +424,39 @@ def _chunks(it: Iterable, n: int) -> Iterator[list]:
         yield chunk
 
 
-def write_items(corpus: Corpus, cfg: ProcessConfig) -> int:
+def write_items(corpus: Corpus, cfg: ProcessConfig, before: dict[str, str] | None = None,
+                report: ProcessReport | None = None) -> int:
     """Replace ``items`` with the typed items of the kept artifacts (the segment helper's ``itemize_many``).
 
-    Items are deterministic per artifact, so chunks typed in worker processes give the same table."""
+    Items are deterministic per artifact, so chunks typed in worker processes give the same table, and the
+    items of an artifact whose (path, content) is in ``before`` unchanged are copied, not recomputed."""
     from aac.processing.items import itemize_many
 
-    records = _item_records(corpus, cfg.keep_private)
+    reuse: set[str] = set()
+    made: set[str] = set()
+
+    def counted(records):
+        for r in records:
+            made.add(r[0])
+            yield r
+
+    records = counted(_item_records(corpus, cfg.keep_private, before, reuse))
     if cfg.workers <= 1 or cfg.classifier is not None:
-        return corpus.replace("items", itemize_many(records, classifier=cfg.classifier))
-    batches = (b for bs in ordered_map(_items_chunk, _chunks(records, 500), cfg.workers) for b in bs)
-    return corpus.replace("items", batches)
+        fresh = itemize_many(records, classifier=cfg.classifier)
+    else:
+        fresh = (b for bs in ordered_map(_items_chunk, _chunks(records, 500), cfg.workers) for b in bs)
+
+    def kept_then_fresh():
+        yield from fresh  # first: it fills ``reuse`` while the artifacts are read
+        if reuse:
+            ids = pa.array(sorted(reuse))
+            for b in corpus.iter_batches("items", batch_size=8192):
+                yield b.filter(pc.is_in(b.column("artifact_id"), ids))
+
+    n = corpus.replace("items", kept_then_fresh())
+    if report is not None:
+        report.items_reused, report.items_itemised = len(reuse), len(made)
+    return n
 
 
 def run(corpus: Corpus, cfg: ProcessConfig = ProcessConfig(),
@@ -366,19 +480,33 @@ def run(corpus: Corpus, cfg: ProcessConfig = ProcessConfig(),
     repos = _repos_lookup(corpus)
     metas: list[pa.Table] = []
     sigs: dict[str, np.ndarray] = {}
+    stored = _stored_keys(corpus, cfg)
+    reuse: dict[str, str] = {}
+
+    def keep(i: int, tbl: pa.Table) -> None:
+        _write_stage(stage_dir / f"part-{i:06d}.parquet", tbl)
+        live = tbl.filter(pc.is_valid(tbl.column("content_sha256")))
+        metas.append(live.select(["artifact_id", "repo", "path", "_stars", "_pushed_at", "collected_at",
+                                  "_publishable", "content_sha256"]))
 
     def pass1() -> int:
-        n = 0
-        batches = _raw_batches(corpus, cfg.batch_size, repos, cfg)
-        for i, (tbl, batch_sigs) in enumerate(ordered_map(_process_batch, batches, cfg.workers)):
-            _write_stage(stage_dir / f"part-{i:06d}.parquet", tbl)
+        i = 0
+        batches = _raw_batches(corpus, cfg.batch_size, repos, cfg, stored, reuse)
+        for tbl, batch_sigs in ordered_map(_process_batch, batches, cfg.workers):
+            keep(i, tbl)
+            i += 1
             for sha, sig in batch_sigs.items():
                 sigs.setdefault(sha, sig)
+            report.processed += tbl.num_rows
+        for tbl in _reused_batches(corpus, reuse, repos):
+            keep(i, tbl)
+            i += 1
             live = tbl.filter(pc.is_valid(tbl.column("content_sha256")))
-            metas.append(live.select(["artifact_id", "repo", "path", "_stars", "_pushed_at", "collected_at",
-                                      "_publishable", "content_sha256"]))
-            n += tbl.num_rows
-        return n
+            for sha, sig in zip(live.column("content_sha256").to_pylist(), live.column("_signature").to_pylist()):
+                if sha not in sigs:
+                    sigs[sha] = np.asarray(sig, dtype=np.uint32)
+            report.reused += tbl.num_rows
+        return report.processed + report.reused
 
     step("normalize+license+secrets+tags+minhash", pass1)
     decisions_box: list[pa.Table] = []
@@ -394,10 +522,12 @@ def run(corpus: Corpus, cfg: ProcessConfig = ProcessConfig(),
         return meta.num_rows
 
     step("dedupe exact+near", dedupe_step)
+    before = _final_content_keys(corpus) if cfg.incremental and cfg.items and cfg.classifier is None else {}
     step("write artifacts", lambda: corpus.replace("artifacts", _final_batches(stage_dir, decisions_box[0], cfg, report)))
+    corpus.replace("process_stage", (pq.read_table(f) for f in sorted(stage_dir.glob("part-*.parquet"))))
     shutil.rmtree(stage_dir, ignore_errors=True)
     if cfg.items:
-        report.items = step("items+classify", lambda: write_items(corpus, cfg))
+        report.items = step("items+classify", lambda: write_items(corpus, cfg, before, report))
     corpus.refresh_catalog()
     return report
 

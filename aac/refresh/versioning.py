@@ -207,14 +207,31 @@ def apply_refresh(corpus: Corpus, crawled: pa.Table, process: Processor | None =
                          tuple(fresh.column("artifact_id").to_pylist()) if process is not None else (), per_platform)
 
 
+def adopt_frontier(corpus: Corpus, incoming: Corpus) -> None:
+    """The crawl's frontier (final size ranges per query) becomes the corpus' own, so the next refresh is
+    seeded from it; queries the crawl did not run keep their earlier rows."""
+    if not incoming.exists("crawl_queries"):
+        return
+    fresh = incoming.read("crawl_queries")
+    if corpus.exists("crawl_queries"):
+        old = corpus.read("crawl_queries")
+        old = old.filter(pc.invert(pc.is_in(old.column("query"), value_set=pc.unique(fresh.column("query")))))
+        fresh = pa.concat_tables([old, fresh])
+    corpus.replace("crawl_queries", fresh)
+
+
 def merge_incoming(corpus: Corpus, incoming: Corpus, process: Processor | None = None,
                    now: dt.datetime | None = None, source: str = "crawl") -> VersionReport:
     """Refresh ``corpus`` from a crawl written into its own folder: repository metadata (licenses, stars) is
-    upserted first, then the artifacts are merged as the next version."""
+    upserted first, then the artifacts are merged as the next version, then the crawl's frontier replaces
+    the corpus' (the seed of the next refresh) and its request validators join the corpus'."""
     if not incoming.exists("artifacts"):
         raise FileNotFoundError(f"no artifacts table under {incoming.root}: crawl into it first")
     if incoming.exists("repos"):
         corpus.upsert("repos", incoming.read("repos"))
     report = apply_refresh(corpus, incoming.read("artifacts"), process=process, now=now, source=source)
+    adopt_frontier(corpus, incoming)
+    if incoming.exists("http_cache"):  # validators of a crawl that did not write them to the corpus itself
+        corpus.upsert("http_cache", incoming.read("http_cache"))
     corpus.refresh_catalog()
     return report

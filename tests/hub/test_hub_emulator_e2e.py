@@ -89,6 +89,6 @@ def test_aac_refresh_command_crawls_merges_and_processes_over_http(tmp_path, mon
     assert first.exit_code == 0 and second.exit_code == 0, first.output + second.output
     assert "version 1: added=4" in first.output
     assert "version 2: added=1 changed=1 removed=1 unchanged=2" in second.output
-    assert "processed: 3 changed artifacts staged" in second.output
+    assert "processed: 3 artifacts through pass 1 (2 reused)" in second.output  # added + changed + removed
     kept = Corpus(main).sql("SELECT count(*) AS n FROM artifacts WHERE status = 'kept'").column("n")[0].as_py()
     assert kept == 3  # acme/web x2 and new/repo; zed/tool tombstoned, copyleft/app private

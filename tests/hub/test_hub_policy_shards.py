@@ -98,6 +98,27 @@ def test_empty_table_gets_no_config_and_the_release_still_loads_and_pulls(tmp_pa
     result = build_hub_folder(corpus, tmp_path / "hub")
     assert [c["config_name"] for c in card_yaml(tmp_path / "hub")["configs"]] == ["artifacts", "items", "repos"]
     assert result.report.rows["annotations"] == 0 and "annotations" not in result.validated_rows
+    body = (tmp_path / "hub" / "README.md").read_text(encoding="utf-8")
+    assert "`annotations` has no rows in this release and so no config" in body
     pulled = install_snapshot(tmp_path / "hub", Corpus(tmp_path / "analyst"))
     assert pulled.rows["annotations"] == 0 and pulled.rows["items"] == result.report.rows["items"]
     assert Corpus(tmp_path / "analyst").sql("SELECT count(*) AS n FROM annotations").column("n")[0].as_py() == 0
+
+
+def test_datasets_still_cannot_load_a_zero_row_split_so_empty_tables_stay_without_a_config(tmp_path):
+    """The reason empty tables get no config. If the installed ``datasets`` learns to load an empty split, this
+    fails: then declare the config (a zero-row-group shard) instead of skipping it."""
+    from aac.hub.validate import _offline_env
+    from aac.schema import ANNOTATIONS
+
+    (tmp_path / "data" / "annotations").mkdir(parents=True)
+    pq.ParquetWriter(tmp_path / "data" / "annotations" / "train-00000-of-00001.parquet", ANNOTATIONS).close()
+    (tmp_path / "README.md").write_text("---\nconfigs:\n- config_name: annotations\n  data_files:\n  - split: train\n"
+                                        "    path: data/annotations/*.parquet\n---\n", encoding="utf-8")
+    with _offline_env(str(tmp_path / "cache")):
+        import datasets
+
+        streamed = datasets.load_dataset(str(tmp_path), "annotations", split="train", streaming=True)
+        assert list(streamed) == [] and list(streamed.features) == ANNOTATIONS.names  # streaming copes ...
+        with pytest.raises(ValueError, match="corresponds to no data"):  # ... the usual load does not
+            datasets.load_dataset(str(tmp_path), "annotations", split="train", cache_dir=str(tmp_path / "cache"))

@@ -1,0 +1,111 @@
+"""A refresh crawl over real HTTP to the emulator (profile github): conditional requests and the previous frontier.
+
+One generated snapshot, one platform (claude: queries large enough to be checked and lossy), crawled once into
+the corpus; then re-crawled into fresh folders with the corpus as ``previous``.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import requests
+
+from aac.collectors.collect import run_github_crawl
+from aac.collectors.emulator import EmulatorServer, generate_snapshot
+from aac.collectors.platforms import platform_of
+from aac.config import Secret
+from aac.ids import artifact_id
+from aac.refresh.versioning import merge_incoming
+from aac.store import Corpus
+
+TOKEN = "ghp_refreshTestToken0123456789abcdef"
+PLATFORM = "claude"
+
+
+def _delta(after: dict, before: dict) -> dict:
+    return {k: after[k] - before.get(k, 0) for k in after if k != "routes"}
+
+
+def _found(corpus: Corpus) -> set[tuple[str, str]]:
+    return {(r["repo"], r["path"]) for r in corpus.sql("select repo, path from artifacts").to_pylist()}
+
+
+def _expected(records: list[dict]) -> set[tuple[str, str]]:
+    return {(r["repo"], r["path"]) for r in records
+            if platform_of(r["path"]) == PLATFORM and len(r["content"].encode("utf-8")) < 384 * 1024}
+
+
+def _crawl(srv, corpus: Corpus, previous: Corpus | None = None):
+    before = srv.stats
+    summary = run_github_crawl(corpus, srv.url, [Secret(TOKEN)], [PLATFORM], clock=srv.clock, previous=previous)
+    return summary, _delta(srv.stats, before)
+
+
+@pytest.fixture(scope="module")
+def first(tmp_path_factory):
+    records = list(generate_snapshot(3000, 7))
+    root = tmp_path_factory.mktemp("refresh-http")
+    srv = EmulatorServer(records, profile="github", seed=3).start()
+    main = Corpus(root / "main")
+    summary, stats = _crawl(srv, main)
+    yield srv, records, main, summary, stats, root
+    srv.stop()
+
+
+def test_unchanged_refresh_spends_almost_no_core_quota_and_fewer_searches_for_the_same_set(first):
+    srv, records, main, s1, e1, root = first
+    assert _found(main) == _expected(records)
+    assert s1.not_modified == 0 and e1["not_modified"] == 0
+    assert s1.checks > 0  # the first crawl had to verify (and so seed) large leaves
+
+    again = Corpus(root / "again")
+    s2, e2 = _crawl(srv, again, previous=main)
+    assert _found(again) == _found(main)
+    # every conditional answer the emulator gave as 304 was reused by the client, and nothing else was
+    assert e2["not_modified"] == s2.not_modified > 0
+    core_spent_first = s1.core_requests
+    core_spent_refresh = s2.core_requests - (s2.not_modified - s2.search_not_modified)
+    assert core_spent_refresh <= 0.05 * core_spent_first, (core_spent_refresh, core_spent_first)
+    # the frontier seeds skip the root probes, splits and checks of the first crawl
+    assert s2.search_requests < s1.search_requests and s2.splits == 0 and s2.checks == 0
+    # the refreshed rows equal the first crawl's (content, hashes, licences), whichever requests gave them
+    cols = "artifact_id, blob_sha, commit_sha, content_sha256, license_spdx, content"
+    assert (again.sql(f"select {cols} from artifacts order by 1").to_pylist()
+            == main.sql(f"select {cols} from artifacts order by 1").to_pylist())
+    cache = main.read("http_cache").to_pylist()
+    assert cache and all(r["etag"] for r in cache)
+    assert not any(TOKEN in json.dumps(r, default=str) for r in cache)
+
+
+def test_refresh_after_edits_finds_every_file_and_the_changelog_names_exactly_the_changes(first, tmp_path):
+    srv, records, main, _, _, root = first
+    mine = sorted(_expected(records))
+    edited, gone = set(mine[:3]), mine[3]
+    new = [dict(r, path=r["path"].replace("CLAUDE.md", "sub/CLAUDE.md")) for r in records
+           if (r["repo"], r["path"]) in set(mine[10:12]) and r["path"].endswith("CLAUDE.md")]
+    assert new, "the snapshot has CLAUDE.md files to copy"
+    changed = []
+    for r in records:
+        key = (r["repo"], r["path"])
+        if key == gone:
+            continue
+        changed.append(dict(r, content=r["content"] + "\n- one more rule\n") if key in edited else r)
+    changed += new
+    snap = tmp_path / "v2.jsonl"
+    snap.write_text("".join(json.dumps(r) + "\n" for r in changed), encoding="utf-8")
+    try:
+        requests.post(f"{srv.url}/_emulator/snapshot", json={"path": str(snap)}, timeout=30).raise_for_status()
+        base = Corpus(root / "base")  # the corpus before the edits, as a refresh would find it
+        merge_incoming(base, main, source="first")
+        inc = Corpus(root / "after-edits")
+        s3, e3 = _crawl(srv, inc, previous=base)
+    finally:
+        srv.load_snapshot(records)
+    assert _found(inc) == _expected(changed)
+    assert e3["not_modified"] > 0
+    report = merge_incoming(base, inc, source="refresh")
+    assert (report.added, report.changed, report.removed) == (len(new), 3, 1)
+    log = {(r["artifact_id"], r["change"]) for r in base.read("changelog").to_pylist() if r["version"] == report.version}
+    assert log == ({(artifact_id(*k), "changed") for k in edited} | {(artifact_id(*gone), "removed")}
+                   | {(artifact_id(r["repo"], r["path"]), "added") for r in new})
