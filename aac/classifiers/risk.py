@@ -134,6 +134,9 @@ def text_families(text: str, words: Sequence[str] | None = None) -> set[str]:
     get = _TOKEN_CACHE.get
     prev = None
     for w in words:
+        if w.isdigit():  # numbers name no family; skipping them keeps unique tokens out of the cache
+            prev = None
+            continue
         c = get(w)
         if c is None:
             c = token_families(w)

@@ -101,3 +101,11 @@ def test_shipped_model_does_not_call_style_or_steps_c(text, section):
     from aac.classifiers.trained import TrainedClassifier
 
     assert TrainedClassifier().predict([ItemInput(text, tuple(section))])[0].label != "C"
+
+
+def test_numbers_fire_no_family_and_stay_out_of_the_cache():
+    from aac.classifiers import risk
+
+    risk.clear_cache()
+    assert text_families("1234 5678 90") == set()
+    assert not risk._TOKEN_CACHE
