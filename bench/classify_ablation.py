@@ -1,101 +1,119 @@
 #!/usr/bin/env python3
 """Which changes to the ``trained`` classifier generalise? Grouped CV on gold_dev + phrasing_dev, several shuffles.
 
-Folds are drawn over the shared dev items only (whole repositories / whole phrasing rules held out); the
-package's own written examples are in every training fold, as they are in the shipped model. Each row averages
-``--seeds`` shuffles of the folds (one 5-fold split moves C precision by +-0.05 on 31 gold constraints).
-The C threshold of each row is its best out-of-fold F2, as in training.
+Every row runs :func:`aac.classifiers.training.out_of_fold_proba` (the code that picks the shipped model's
+threshold): folds hold out whole repositories (gold) / whole rules (phrasing); the package's own written examples
+are in every training fold and never scored. Each row averages ``--seeds`` shuffles of the folds (one 5-fold split
+moves C precision by +-0.05 on 31 gold constraints). The C threshold of each row is its best out-of-fold F-beta.
 
-usage: python bench/classify_ablation.py [--seeds 3] [--variants base,heldout,distilled,nowords]
-  base       the shipped recipe: hashed words + section words + cue families (LogisticRegression C=1)
-  heldout    + the 215 items of data/heldout_own.jsonl as extra training examples
-  distilled  + the 64-dim distilled MiniLM sentence vector (aac.classifiers.static_embed) as dense features
-  nowords    cue/section/shape features only, no raw words
-  c0.5, c2   other regularisation strengths
+usage: python bench/classify_ablation.py [--seeds 3] [--variants shipped,previous,...]
+  shipped      two stages (constraint stage over words + risk features, C=1; P/B/F/E softmax), F1.5, 252 examples
+  previous     the recipe shipped before: one five-way softmax, F2 threshold, the first 136 examples only
+  single       one five-way softmax (no constraint stage, no risk features), F1.5, 228 examples
+  norisk       two stages, but the constraint stage sees the word/cue features only
+  riskonly     two stages, the constraint stage sees the risk features only (no words, no older cues)
+  oldexamples  shipped recipe with the first 136 examples only
+  heldout      + the 215 items of data/heldout_own.jsonl as extra training examples
+  beta1, beta2 threshold by F1 / F2 instead of F1.5
+  creg0.1, creg0.3  constraint-stage regularisation C=0.1 / C=0.3
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from aac.classifiers import training  # noqa: E402
 from aac.classifiers.datasets import heldout_own, load_gold, load_phrasing, own_examples  # noqa: E402
-from aac.classifiers.features import featurize, hash_tokens, item_tokens, to_csr  # noqa: E402
-from aac.classifiers.linear import C_INDEX, decide, risk_adjust  # noqa: E402
+from aac.classifiers.features import hash_tokens, item_tokens, to_csr  # noqa: E402
 from aac.classifiers.metrics import form_recall, summary  # noqa: E402
 from aac.classifiers.paths import shared_data  # noqa: E402
-from aac.classifiers.training import choose_threshold  # noqa: E402
-from aac.schema import TYPES  # noqa: E402
+from aac.classifiers.risk import risk_tokens  # noqa: E402
+from aac.classifiers.training import FitOptions, choose_threshold, labels_from_proba  # noqa: E402
+
+FIRST_EXAMPLES = 136  # examples.jsonl lines that existed before the risk features (the rest were added with them)
 
 
-def sparse(data, words=True):
-    if words:
-        return to_csr(*featurize([d.item for d in data]))
-    rows = [hash_tokens([t for t in item_tokens(d.item) if ":" in t or "_" in t or t == "bias"]) for d in data]
+def _csr(data, tokens):
+    rows = [hash_tokens(tokens(d.item)) for d in data]
     ptr = np.cumsum([0] + [len(r) for r in rows])
     return to_csr(np.concatenate([np.asarray(r, dtype=np.int64) for r in rows]), ptr)
 
 
-def dense(data, scale=3.0):
-    from aac.classifiers.static_embed import StaticEmbedding
-
-    return scale * StaticEmbedding().encode([d.item.text for d in data])
-
-
-def fit_predict(Xtr, ytr, Xte, c_reg):
-    from sklearn.linear_model import LogisticRegression
-
-    used = np.unique(Xtr.indices)
-    clf = LogisticRegression(C=c_reg, class_weight="balanced", max_iter=3000).fit(Xtr[:, used], ytr)
-    P = np.zeros((Xte.shape[0], len(TYPES)))
-    P[:, clf.classes_] = clf.predict_proba(Xte[:, used])
-    return P
+def _constraint_features(kind):
+    """A stand-in for training._matrices whose constraint stage sees other features (ablation only)."""
+    def matrices(data, opts):
+        xt = _csr(data, item_tokens)
+        xc = xt if kind == "words" else _csr(data, lambda it: ["bias"] + risk_tokens(it))
+        return xt, xc
+    return matrices
 
 
-def grouped_cv(ev, extra, Xe, Xx, c_reg, seed):
-    from scipy.sparse import vstack
-    from sklearn.model_selection import GroupKFold
+def variant(name: str):
+    """(FitOptions, own examples to use, extra training examples, constraint-feature override or None)."""
+    opts, own, extra, feats = FitOptions(), own_examples(), [], None
+    if name == "previous":
+        opts, own = replace(opts, two_stage=False, beta=2.0), own[:FIRST_EXAMPLES]
+    elif name == "single":
+        opts = replace(opts, two_stage=False)
+    elif name == "norisk":
+        feats = "words"
+    elif name == "riskonly":
+        feats = "risk"
+    elif name == "oldexamples":
+        own = own[:FIRST_EXAMPLES]
+    elif name == "heldout":
+        extra = [replace(d, source="own") for d in heldout_own()]
+    elif name.startswith("beta"):
+        opts = replace(opts, beta=float(name[4:]))
+    elif name.startswith("creg"):
+        opts = replace(opts, c_stage_reg=float(name[4:]))
+    elif name != "shipped":
+        raise SystemExit(f"unknown variant {name}")
+    return opts, own, extra, feats
 
-    y = np.asarray([TYPES.index(d.label) for d in ev])
-    yx = np.asarray([TYPES.index(d.label) for d in extra])
-    groups = np.asarray([d.group for d in ev])
-    P = np.zeros((len(ev), len(TYPES)))
-    for tr, te in GroupKFold(n_splits=5, shuffle=True, random_state=seed).split(Xe, y, groups):
-        P[te] = fit_predict(vstack([Xe[tr], Xx]).tocsr(), np.concatenate([y[tr], yx]), Xe[te], c_reg)
-    t = choose_threshold(P[:, C_INDEX], y == C_INDEX)
-    labels = [TYPES[k] for k in decide(risk_adjust(P, [d.item.authority for d in ev], t))]
-    g = [k for k, d in enumerate(ev) if d.source == "gold"]
-    ph = [k for k, d in enumerate(ev) if d.source == "phrasing"]
-    return (summary([ev[k].label for k in g], [labels[k] for k in g]),
-            form_recall([ev[k].label for k in ph], [labels[k] for k in ph], [ev[k].form for k in ph]))
+
+def run(name, dev, seeds):
+    opts, own, extra, feats = variant(name)
+    data = [*own, *extra, *dev]
+    saved = training._matrices
+    if feats:
+        training._matrices = _constraint_features(feats)
+    try:
+        runs = []
+        for seed in seeds:
+            P = training.out_of_fold_proba(data, opts, seed=seed)
+            is_c = np.asarray([d.label == "C" for d in data])
+            labels = labels_from_proba(P, data, choose_threshold(P[:, 0], is_c, opts.beta))
+            g = [k for k, d in enumerate(data) if d.source == "gold"]
+            ph = [k for k, d in enumerate(data) if d.source == "phrasing"]
+            runs.append((summary([data[k].label for k in g], [labels[k] for k in g]),
+                         form_recall([data[k].label for k in ph], [labels[k] for k in ph], [data[k].form for k in ph])))
+    finally:
+        training._matrices = saved
+    return runs
 
 
 def main() -> None:
-    from scipy.sparse import csr_matrix, hstack
-
     ap = argparse.ArgumentParser()
     ap.add_argument("--seeds", type=int, default=3)
-    ap.add_argument("--variants", default="base,heldout,distilled,nowords,c0.5,c2")
+    ap.add_argument("--variants", default="shipped,previous,single,norisk,riskonly,oldexamples,heldout,beta1,beta2,"
+                                          "creg0.1,creg0.3")
     args = ap.parse_args()
-    ev = load_gold(shared_data() / "gold_dev.jsonl") + load_phrasing(shared_data() / "phrasing_dev.jsonl")
-    own = own_examples()
-    print(f"grouped CV, {args.seeds} shuffles of 5 folds; {len(ev)} dev items, {len(own)} own examples always in training")
-    print(f"{'variant':10} {'C-rec':>6} {'C-prec':>6} {'C-F1':>6} {'mF1':>6} {'acc':>6} | decl  distr->C")
+    dev = load_gold(shared_data() / "gold_dev.jsonl") + load_phrasing(shared_data() / "phrasing_dev.jsonl")
+    print(f"grouped CV, {args.seeds} shuffles of 5 folds over {len(dev)} dev items; own examples in every training fold")
+    print(f"{'variant':12} {'C-rec':>6} {'C-prec':>6} {'C-F1':>6} {'mF1':>6} {'acc':>6} | decl  distr->C")
     for v in args.variants.split(","):
-        extra = own + (heldout_own() if v == "heldout" else [])
-        Xe, Xx = sparse(ev, v != "nowords"), sparse(extra, v != "nowords")
-        if v == "distilled":
-            Xe, Xx = hstack([Xe, csr_matrix(dense(ev))]).tocsr(), hstack([Xx, csr_matrix(dense(extra))]).tocsr()
-        c_reg = float(v[1:]) if v.startswith("c") and v[1:].replace(".", "").isdigit() else 1.0
-        runs = [grouped_cv(ev, extra, Xe, Xx, c_reg, seed) for seed in range(1, args.seeds + 1)]
+        runs = run(v, dev, range(1, args.seeds + 1))
         m = lambda k: np.mean([r[0][k] for r in runs])  # noqa: E731
         f = lambda k: np.mean([r[1].get(k, 0.0) for r in runs])  # noqa: E731
-        print(f"{v:10} {m('c_rec'):6.2f} {m('c_prec'):6.2f} {m('c_f1'):6.2f} {m('macro_f1'):6.2f} {m('acc'):6.2f} | "
+        print(f"{v:12} {m('c_rec'):6.2f} {m('c_prec'):6.2f} {m('c_f1'):6.2f} {m('macro_f1'):6.2f} {m('acc'):6.2f} | "
               f"{f('declarative'):.2f}  {f('distractor_to_c'):.2f}", flush=True)
 
 

@@ -78,7 +78,9 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
         out: Path = typer.Option(Path("models"), "--out", help="Folder for trained.npz + trained.md (model card)."),
         c_reg: float = typer.Option(1.0, "--c", help="Inverse L2 regularisation strength."),
         no_cv: bool = typer.Option(False, "--no-cv", help="Skip the grouped cross-validation figures."),
-        clusters: bool = typer.Option(False, "--clusters", help="Add HDBSCAN cluster ids over PCA-reduced static embeddings."),
+        clusters: bool = typer.Option(False, "--clusters", help="Add HDBSCAN cluster ids over PCA-reduced static embeddings (implies --single-stage)."),
+        single_stage: bool = typer.Option(False, "--single-stage", help="One five-way softmax instead of a constraint stage + a four-way model."),
+        beta: float = typer.Option(1.5, "--beta", help="F-beta on constraints that picks the C threshold out of fold."),
     ) -> None:
         """Fit the `trained` model (own examples + given labels) and write it with its model card."""
         from aac.classifiers.datasets import load_any
@@ -98,7 +100,9 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
             sources.append(f"gold view of corpus {corpus} ({len(data)} items)")
         if not golds and not phrasing:
             console.print("[yellow]no labelled data given: training on the package's own examples only[/yellow]")
-        path, card = train_and_write(out, golds, phrasing, sources, FitOptions(c_reg=c_reg, clusters=clusters), with_cv=not no_cv)
+        path, card = train_and_write(out, golds, phrasing, sources, FitOptions(c_reg=c_reg, clusters=clusters, beta=beta,
+                                                                                two_stage=not (single_stage or clusters)),
+                                     with_cv=not no_cv)
         console.print(card)
         console.print(f"wrote {path}; use it with AAC_CLASSIFIER_MODEL={out}")
 

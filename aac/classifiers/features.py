@@ -15,6 +15,8 @@ import numpy as np
 import regex as re
 
 from aac.classifiers.base import ItemInput
+from aac.classifiers.risk import clear_cache as clear_risk_cache
+from aac.classifiers.risk import risk_tokens
 from aac.classifiers.cues import (
     COND_OPENERS,
     COND_WORDS,
@@ -44,6 +46,7 @@ _SECTION_CACHE: dict[tuple[str, ...], tuple[str, ...]] = {}
 def clear_caches() -> None:
     _WORD_CUE_CACHE.clear()
     _SECTION_CACHE.clear()
+    clear_risk_cache()
 
 
 def _word_cues(token: str) -> tuple[str, ...]:
@@ -61,12 +64,18 @@ def _word_cues(token: str) -> tuple[str, ...]:
     return hit
 
 
-def item_tokens(item: ItemInput) -> list[str]:
-    """The symbolic features of one item (before hashing); readable, so a model can be explained."""
+def item_tokens(item: ItemInput, risk: list[str] | None = None) -> list[str]:
+    """The symbolic features of one item (before hashing); readable, so a model can be explained.
+
+    When ``risk`` is a list, the constraint stage's features (:func:`aac.classifiers.risk.risk_tokens`) are
+    appended to it, reusing this function's word split.
+    """
     raw = item.text or ""
     text = MARKDOWN_NOISE.sub(" ", raw)
     low = text.lower()
     words = WORD.findall(low)
+    if risk is not None:
+        risk.extend(risk_tokens(item, words))
     toks = ["bias"]
     toks.extend(words)
     if CJK.search(raw):  # CJK text has no spaces: character bigrams stand in for words
@@ -203,6 +212,31 @@ def featurize(items: Sequence[ItemInput], n_features: int = N_FEATURES,
         indices.extend(hash_tokens(toks, n_features))
         indptr.append(len(indices))
     return np.asarray(indices, dtype=np.int64), np.asarray(indptr, dtype=np.int64)
+
+
+def featurize_two_stage(items: Sequence[ItemInput], n_features: int = N_FEATURES
+                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(indices, indptr) of the type features and of the constraint stage's features (type features + risk).
+
+    The constraint stage sees the union of both hashed sets, so a bucket shared by a word and a risk token
+    counts once, exactly as in training.
+    """
+    mask = n_features - 1
+    indices: list[int] = []
+    indptr = [0]
+    cindices: list[int] = []
+    cindptr = [0]
+    for item in items:
+        risk: list[str] = []
+        toks = item_tokens(item, risk)
+        a = {_crc(t.encode("utf-8")) & mask for t in toks}
+        both = a | {_crc(t.encode("utf-8")) & mask for t in risk}
+        indices.extend(sorted(a))
+        indptr.append(len(indices))
+        cindices.extend(sorted(both))
+        cindptr.append(len(cindices))
+    as_arr = lambda v: np.asarray(v, dtype=np.int64)  # noqa: E731
+    return as_arr(indices), as_arr(indptr), as_arr(cindices), as_arr(cindptr)
 
 
 def to_csr(indices: np.ndarray, indptr: np.ndarray, n_features: int = N_FEATURES):

@@ -1,9 +1,12 @@
 """The compact linear model behind the ``trained`` classifier: weights over hashed features + a C threshold.
 
-Stored as one small ``.npz`` (float16 weights), loaded with numpy only. Decision rule (documented in the
-model card): the constraint risk is P(C) times the item's authority weight; an item is C when that risk
-reaches ``c_threshold`` (chosen by grouped cross-validation for constraint recall); otherwise the most
-probable of the other four types. The reported ``proba`` rescales P(C) so that the threshold sits at 0.5.
+Stored as one small ``.npz`` (float16 weights), loaded with numpy only. Two stages when ``c_weights`` is set:
+a binary logistic model gives P(C) from the type features plus the rubric's risk features
+(:mod:`aac.classifiers.risk`), and a four-way softmax shares 1 - P(C) among P, B, F, E (a single softmax
+over all five types, the older format, still loads). Decision rule (documented in the model card): the
+constraint risk is P(C) times the item's authority weight; an item is C when that risk reaches
+``c_threshold`` (chosen by grouped cross-validation); otherwise the most probable of the other four types.
+The reported ``proba`` rescales P(C) so that the threshold sits at 0.5.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from typing import Sequence
 import numpy as np
 
 from aac.classifiers.base import AUTHORITY_WEIGHTS, TYPES, ItemInput, Prediction
-from aac.classifiers.features import N_FEATURES, featurize, linear_scores
+from aac.classifiers.features import N_FEATURES, featurize, featurize_two_stage, linear_scores
 
 C_INDEX = TYPES.index("C")
 
@@ -28,11 +31,15 @@ class LinearModel:
     n_features: int = N_FEATURES
     meta: str = "{}"
     clusters: object = None  # optional aac.classifiers.clusters.ClusterModel
+    c_weights: np.ndarray | None = None  # (n_features,) weights of the constraint stage (two-stage models)
+    c_bias: float = 0.0
 
     def save(self, path: str | Path) -> Path:
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         extra = self.clusters.arrays() if self.clusters is not None else {}
+        if self.c_weights is not None:
+            extra.update(c_weights=self.c_weights.astype(np.float16), c_bias=np.float32(self.c_bias))
         np.savez_compressed(path, weights=self.weights.astype(np.float16), bias=self.bias.astype(np.float32),
                             c_threshold=np.float32(self.c_threshold), n_features=np.int64(self.n_features),
                             meta=np.array(self.meta), **extra)
@@ -46,16 +53,33 @@ class LinearModel:
                 from aac.classifiers.clusters import ClusterModel
 
                 clusters = ClusterModel.from_arrays(z)
+            two = "c_weights" in z.files
             return cls(z["weights"].astype(np.float32), z["bias"], float(z["c_threshold"]), int(z["n_features"]),
-                       str(z["meta"]), clusters)
+                       str(z["meta"]), clusters, z["c_weights"].astype(np.float32) if two else None,
+                       float(z["c_bias"]) if two else 0.0)
 
     def probabilities(self, items: Sequence[ItemInput]) -> np.ndarray:
+        if self.c_weights is not None:
+            idx, ptr, cidx, cptr = featurize_two_stage(items, self.n_features)
+            c_score = linear_scores(self.c_weights[:, None], np.asarray([self.c_bias]), cidx, cptr)[:, 0]
+            return combine_stages(1.0 / (1.0 + np.exp(-c_score)), linear_scores(self.weights, self.bias, idx, ptr))
         extra = self.clusters.tokens(items) if self.clusters is not None else None
         idx, ptr = featurize(items, self.n_features, extra)
         scores = linear_scores(self.weights, self.bias, idx, ptr)
         scores -= scores.max(axis=1, keepdims=True)
         e = np.exp(scores)
         return e / e.sum(axis=1, keepdims=True)
+
+
+def combine_stages(p_c: np.ndarray, type_scores: np.ndarray) -> np.ndarray:
+    """P(C) from the constraint stage; the other four types share 1 - P(C) by their softmax (C column ignored)."""
+    s = type_scores.astype(np.float64).copy()
+    s[:, C_INDEX] = -np.inf
+    s -= s.max(axis=1, keepdims=True)
+    e = np.exp(s)
+    out = e / e.sum(axis=1, keepdims=True) * (1.0 - p_c)[:, None]
+    out[:, C_INDEX] = p_c
+    return out
 
 
 def risk_adjust(p: np.ndarray, authority: Sequence[str], threshold: float) -> np.ndarray:

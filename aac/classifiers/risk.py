@@ -1,0 +1,218 @@
+"""Rubric-derived constraint features: what is at stake x how forcefully it is said x where it is listed.
+
+The rubric's test for a Constraint is about consequences (secrets, destructive commands, production, shared
+git history, external side effects, money, privacy, law, health, harm, needing a human's approval), not about
+imperative mood: "Do not use shadow DOM" is a Preference, a bare file glob under a "Never commit" heading is a
+Constraint. These few families (many multilingual), their crosses with deontic force and with section-heading
+cues, and counter-cues for code-quality topics feed the separate constraint stage of the ``trained`` model.
+Word lists generalise where hashed words overfit (grouped cross-validation, see ``bench/classify_ablation.py``).
+
+Speed: the text families are tested per word and word pair and memoised (as in :mod:`features`), heading
+families per section path, so the default classifier stays above 10,000 items/s.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+from aac.classifiers.base import ItemInput
+
+# Family name -> alternation (lower-case text). Order matters only where words overlap: earlier wins.
+_TEXT_FAMILIES: tuple[tuple[str, str], ...] = (
+    ("gate", r"\b(?:dco|signed[-\s]?off|sign[-\s]?off|approv\w*|permission|consent|confirm\w*|explicit(?:ly)?|"
+             r"ask(?:s|ing)?\s+(?:the\s+)?(?:user|human|developer|maintainer|owner|first|before)|"
+             r"without\s+(?:asking|approval|permission|confirmation|review|being\s+asked)|human\s+(?:review|approval)|"
+             r"unless\s+(?:the\s+)?(?:user|developer|human)|authori[sz]\w*|maintainers?)\b"
+             r"|批准|审批|承認|許可|许可|确认|確認|通知|genehmig\w*|autoris\w*|aprobaci\w*"),
+    ("prohibit", r"\b(?:never|must\s+not|mustn'?t|do\s+not|don'?t|shall\s+not|should\s+not|shouldn'?t|cannot|can'?t|"
+                 r"may\s+not|forbidden|prohibited|not\s+allowed|not\s+permitted|disallowed|under\s+no\s+circumstances|"
+                 r"off[-\s]limits|not\s+to\s+be|niemals|nicht|verboten|jamais|interdit\w*|nunca|prohibid\w*)\b"
+                 r"|[❌🚫⛔🛑]|不要|禁止|绝不|永远不要|不得|严禁|勿|してはいけない|しないこと|しない|しません|せず|ないこと|不可"),
+    ("stop", r"\b(?:stop|halt|abort|wait\s+for|do\s+not\s+proceed|refuse|escalat\w*|auto[-\s]?stop|red\s+flags?)\b"
+             r"|停止|中止"),
+    ("secret", r"\b(?:secrets?|credentials?|passwords?|passwd|api[-_\s]?keys?|tokens?|private[-_\s]keys?|signing[-_\s]keys?|"
+               r"ssh[-_\s]keys?|\.env\w*|env(?:ironment)?\s+var\w*|certificates?|keychain|vault|zugangsdaten)\b"
+               r"|密钥|秘密|密码|パスワード|令牌|トークン|機密|机密|秘密鍵"),
+    ("destroy", r"\b(?:delet\w*|drop(?:s|ping|ped)?|truncat\w*|destroy\w*|wip(?:e|es|ed|ing)|purg\w*|eras\w*|overwrit\w*|"
+                r"rm\s+-\w+|irreversib\w*|irrecoverab\w*|cannot\s+be\s+undone|permanent\w*|data\s+loss|lose\s+(?:data|work)|"
+                r"only\s+copy|corrupt\w*|clobber\w*|reset\s+--hard|clean\s+-f\w*|append[-\s]only|löschen|supprim\w*|"
+                r"borrar|eliminar)\b|破坏|破壊|上書き|删除|削除|覆盖|消去"),
+    ("vcs", r"\b(?:force[-\s]?push\w*|--force|push\w*|commit\w*|merg\w*|rebas\w*|main\s+branch|master|"
+            r"protected\s+branch\w*|history|tag(?:s|ging)?|pull\s+requests?)\b|提交|推送|コミット|プッシュ"),
+    ("prod", r"\b(?:prod|production|live|deploy\w*|releases?|publish\w*|customers?|real\s+users?|end[-\s]users?|"
+             r"public|dns|servers?|infrastructure|cluster|database|db|migrations?|schemas?|produktion)\b"
+             r"|本番|生产|生産|公開|数据库|データベース"),
+    ("external", r"\b(?:send\w*|emails?|e-mail|mail|posts?|posting|social|sms|notif\w*|download\w*|online|internet|"
+                 r"network|external|third[-\s]party|upload\w*|webhooks?|tracking|telemetry|analytics)\b|外部"),
+    ("money", r"\b(?:payment\w*|billing|billed|money|funds?|refund\w*|charg\w*|trad(?:e|es|ing)|invoice\w*|currency|"
+              r"bank\w*|credit\s+cards?|card\s+numbers?|financ\w*|pricing|purchase\w*|costs?|paid)\b"),
+    ("privacy", r"\b(?:pii|personal\s+(?:data|information)|privacy|private|gdpr|hipaa|ccpa|confidential\w*|sensitive|"
+                r"user\s+data|customer\s+data|emails?\s+address\w*|datenschutz)\b|隐私|個人情報"),
+    ("legal", r"\b(?:licen[cs]\w*|gpl|agpl|copyright\w*|legal\w*|illegal\w*|laws?|complian\w*|regulat\w*|audit\w*|"
+              r"contract\w*|nda|embargo\w*|sanction\w*|trademark\w*)\b"),
+    ("security", r"\b(?:secur\w*|vulnerab\w*|injection|xss|csrf|saniti[sz]\w*|exploit\w*|malware|untrusted|unsafe|"
+                 r"attack\w*|threats?|auth\w*|privileges?|root|sudo|admin\w*|encrypt\w*|unencrypted|interpolat\w*|"
+                 r"eval|exec\w*|shell|cors|firewall|leak\w*|expos\w*|rate\s+limit\w*|verif\w*|--no-verify|sicherheit)\b"
+                 r"|安全|セキュリティ"),
+    # harm to health, not the domain's nouns: "patients" or "clinic" alone occur as often in plain facts
+    ("health", r"\b(?:allerg\w*|dos(?:e|es|age|ing)|medicat\w*|prescri\w*|toxic\w*|bleed\w*|injur\w*|fatal|death|"
+               r"lethal|overdos\w*|pregnan\w*|contraindicat\w*|interact\w*)\b"),
+    ("harm", r"\b(?:harm\w*|danger\w*|hazard\w*|risk\w*|crash\w*|outage\w*|downtime|incident\w*|catastroph\w*|critical|"
+             r"severe|violat\w*|safety|minors?|children|breaks?\s+(?:prod\w*|the\s+build|everything))\b"),
+    ("quality", r"\b(?:style|naming|names?|format\w*|indent\w*|comments?|docstrings?|readab\w*|clean\w*|concise|"
+                r"consisten\w*|idiomatic|best\s+practices?|simple|simplicity|small|short|verbose|emoji\w*|tone|css|"
+                r"colou?rs?|ui|ux|layout|components?|class(?:es)?|variables?|functions?|types?|typescript|any|lint\w*|"
+                r"prettier|eslint|tests?|testing|mocks?|imports?|exports?|hooks?|props|dash|markdown|headings?|"
+                r"docs?|documentation|readme|placeholders?|fallbacks?|logs?|logging|errors?|abbreviations?|"
+                r"identifiers?|ternar\w*|nest\w*|inline|var|let|const)\b|风格|命名|注释|コメント|規約"),
+    ("pref", r"\b(?:prefer\w*|ideally|favou?r\w*|avoid\w*|try\s+to|where\s+possible|when\s+possible|if\s+possible|"
+             r"rather\s+than|instead\s+of|should|recommend\w*|consider|encourag\w*|aim\s+(?:to|for))\b"),
+    ("must", r"\b(?:must|shall|required|requires|mandatory|obligatory|have\s+to|has\s+to|need\s+to|needs\s+to|always|"
+             r"only|exclusively|solely|zero[-\s]tolerance|non[-\s]negotiable|muss|doit|debe)\b|必须|必ず|务必|しなければ|のみ|只能|仅"),
+    ("cond", r"\b(?:if|unless|whenever|before|until)\b|如果|場合"),
+    ("fact", r"\b(?:is|are|holds|contains|stores|has|have|uses|runs|backs)\b"),
+    ("howto", r"^\W*(?:to|for)\s+\w+(?:\s+\w+){0,6}[,:]|\b(?:then|next|afterwards|finally)\b"),
+    ("past", r"\b(?:yesterday|last\s+(?:week|month|year|quarter|sprint|session)|recently|ago|was|were|had\s+been)\b"
+             r"|\b(?:19|20)\d\d-\d\d"),
+)
+_FAMILIES: tuple[tuple[str, re.Pattern], ...] = tuple((name, re.compile(p)) for name, p in _TEXT_FAMILIES
+                                                      if name not in ("howto", "past"))
+_ANY = re.compile("|".join(f"(?:{p})" for name, p in _TEXT_FAMILIES if name not in ("howto", "past")))
+_WHOLE_TEXT = tuple((name, re.compile(p)) for name, p in _TEXT_FAMILIES if name in ("howto", "past"))
+# Flags and multi-word marks the word tokeniser splits apart, tested as substrings of the lower-cased text.
+_MARKS = (("--force", "vcs"), ("--hard", "destroy"), ("rm -rf", "destroy"), ("rm -r ", "destroy"),
+          ("--no-verify", "security"), (".env", "secret"), ("cannot be undone", "destroy"),
+          ("ask the user", "gate"), ("unless the user", "gate"), ("not to be", "prohibit"))
+CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
+_TOKEN_CACHE: dict[str, tuple[str, ...]] = {}
+SHOUT = re.compile(r"\b(?:IMPORTANT|CRITICAL|WARNING|NEVER|MUST|DO NOT|DON'T|ALWAYS|STOP|MANDATORY|REQUIRED|NOT|NO)\b"
+                   r"|[⚠🔴🚨‼❗]")
+WORDS = re.compile(r"\w+")
+
+_SECTION_FAMILIES: tuple[tuple[str, re.Pattern], ...] = tuple((name, re.compile(p, re.IGNORECASE)) for name, p in (
+    ("safe", r"\b(?:never|don'?ts?|do\s+not|forbidden|prohibit\w*|must\s+not|red\s+flags?|hard\s+rules?|zero\s+tolerance|"
+             r"non-negotiable|security|safety|secrets?|danger\w*|no-go|guardrails?|boundar\w*|protected|critical|"
+             r"stop|auto-stop|permissions?|approvals?|restrict\w*|compliance|privacy|sicherheit|seguridad|sécurité)\b"
+             r"|[❌🚫⛔🛑⚠🔒🔴🚨]|不要|禁止|严禁|安全|ルール"),
+    ("rules", r"\b(?:rules?|constraints?|must|mandatory|policy|policies|invariants?|golden|important|required|limits?)\b"
+              r"|必须|规则|規則"),
+    ("style", r"\b(?:style|conventions?|naming|formatting|code\s+quality|best\s+practices?|guidelines?|preferences?|tone|"
+              r"persona|communication|philosophy|principles?|documentation|comments?|anti-patterns?|frontend|ui|"
+              r"design|css|typescript|react|writing)\b|风格|規約"),
+    ("proc", r"\b(?:setup|set\s+up|install\w*|build\w*|test\w*|commands?|scripts?|workflow\w*|deploy\w*|release\w*|"
+             r"development|getting\s+started|quick\s*start|usage|how\s+to|steps?|running|ci|checklist|process)\b"),
+    ("belief", r"\b(?:architecture|overview|structure|stack|tech\w*|project|context|about|directory|layout|modules?|"
+               r"components?|reference|glossary|domain|background|data\s+(?:model|flow))\b"),
+    ("episodic", r"\b(?:status|changelog|history|progress|todo|roadmap|done|completed|recent|updates?|session|log|"
+                 r"notes?|milestones?|sprint|phase|current)\b"),
+))
+STAKES = ("gate", "secret", "destroy", "vcs", "prod", "external", "money", "privacy", "legal", "security", "health", "harm")
+FORCE = ("prohibit", "must", "shout", "stop")
+_SECTION_CACHE: dict[tuple[str, ...], tuple[str, ...]] = {}
+
+
+def token_families(token: str) -> tuple[str, ...]:
+    """Families of one lower-case word or word pair, memoised (vocabularies are Zipfian: the cache stays small)."""
+    hit = _TOKEN_CACHE.get(token)
+    if hit is None:
+        hit = tuple(name for name, p in _FAMILIES if p.search(token)) if _ANY.search(token) else ()
+        if len(_TOKEN_CACHE) < 500_000:
+            _TOKEN_CACHE[token] = hit
+    return hit
+
+
+def text_families(text: str, words: Sequence[str] | None = None) -> set[str]:
+    """Which families fire on ``text``: per word and word pair (memoised), marks, whole-text shapes, CJK, shout.
+
+    ``words`` (the lower-case words of ``text``) can be passed in by a caller that already split them.
+    """
+    low = text.lower()
+    if words is None:
+        words = WORDS.findall(low)
+    fired: set[str] = set()
+    get = _TOKEN_CACHE.get
+    prev = None
+    for w in words:
+        if w.isdigit():  # numbers name no family; skipping them keeps unique tokens out of the cache
+            prev = None
+            continue
+        c = get(w)
+        if c is None:
+            c = token_families(w)
+        if c:
+            fired.update(c)
+        if prev is not None:
+            pair = prev + " " + w
+            c = get(pair)
+            if c is None:
+                c = token_families(pair)
+            if c:
+                fired.update(c)
+        prev = w
+    for mark, name in _MARKS:
+        if mark in low:
+            fired.add(name)
+    for name, p in _WHOLE_TEXT:
+        if p.search(low):
+            fired.add(name)
+    if CJK.search(text):  # no spaces between CJK words: the families run on the whole text
+        fired.update(name for name, p in _FAMILIES if p.search(low))
+    if SHOUT.search(text):
+        fired.add("shout")
+    return fired
+
+
+def section_families(section: Sequence[str]) -> tuple[str, ...]:
+    """Families of the two nearest headings (memoised: items of one section share them)."""
+    key = tuple(section[-2:])
+    hit = _SECTION_CACHE.get(key)
+    if hit is None:
+        text = " ".join(key)
+        hit = tuple(name for name, p in _SECTION_FAMILIES if p.search(text)) if text.strip() else ("none",)
+        if len(_SECTION_CACHE) < 100_000:
+            _SECTION_CACHE[key] = hit
+    return hit
+
+
+def clear_cache() -> None:
+    _SECTION_CACHE.clear()
+    _TOKEN_CACHE.clear()
+
+
+def _length_bucket(n: int) -> str:
+    return "1" if n <= 2 else "4" if n <= 4 else "8" if n <= 8 else "16" if n <= 16 else "L"
+
+
+def risk_tokens(item: ItemInput, words: Sequence[str] | None = None) -> list[str]:
+    """The constraint stage's symbolic features (prefixed ``r`` so they never share a hash with words)."""
+    raw = item.text or ""
+    if words is None:
+        words = WORDS.findall(raw.lower())
+    fired = text_families(raw, words)
+    stakes = [s for s in STAKES if s in fired]
+    force = [f for f in FORCE if f in fired]
+    toks = ["r:" + f for f in fired]
+    toks.append(f"r#stakes:{min(len(stakes), 3)}")
+    toks.append(f"r#force:{min(len(force), 2)}")
+    for s in stakes:
+        for f in force:
+            toks.append(f"rx:{f}:{s}")
+        if not force and "fact" in fired:
+            toks.append("rdecl:" + s)  # a statement of fact about something at stake ("holds the only copy")
+        if "cond" in fired:
+            toks.append("rcond:" + s)
+    if force and not stakes:
+        toks.append("r:force_without_stakes")  # "Do not use shadow DOM": deontic but about code quality
+    if "quality" in fired:
+        toks.append("r:quality_" + ("stakes" if stakes else "only"))
+    length = _length_bucket(len(words))
+    toks.append("rlen:" + length)
+    for s in section_families(item.section):
+        toks.append("rs:" + s)
+        toks.append(f"rslen:{s}:{length}")  # a bare fragment under a "Never commit" heading
+        if stakes:
+            toks.append(f"rsst:{s}")
+        for f in force:
+            toks.append(f"rsf:{s}:{f}")
+    return toks
