@@ -9,6 +9,10 @@ content reuse, as before it existed) and after editing 1% of the files, each tim
 (frontier seeds + conditional requests + content of unchanged blob shas), and prints the requests of each crawl
 side by side as the client and the emulator counted them.
 
+    python bench/refresh.py --reuse 396934
+Builds the content-reuse index of a previous corpus of that many rows and prints its size, build time and
+peak traced memory, and the time to look up one leaf of 100 and of 1000 hits.
+
     python bench/refresh.py --fetch 1000 [--latency 0.05]
 Crawls a generated snapshot from an emulator (profile ideal) that delays every response by ``--latency``
 seconds, once with ``fetch_workers=1`` and once with 8, and prints both wall times, the raw requests and
@@ -115,6 +119,37 @@ def process_bench(n: int) -> None:
               f"{second.items_itemised} itemised ({second.items_reused} reused), {t2:.1f}s")
 
 
+def reuse_bench(n: int) -> None:
+    import random
+    import tracemalloc
+
+    from aac.collectors.crawl import Hit
+    from aac.collectors.reuse import PreviousContent
+
+    previous = rows(n)
+    for r in previous:
+        raw = r["content"].encode("utf-8")
+        r["content_sha256"], r["size_bytes"] = hashlib.sha256(raw).hexdigest(), len(raw)
+    with tempfile.TemporaryDirectory() as tmp:
+        corpus = Corpus(Path(tmp))
+        corpus.replace("raw_artifacts", pa.Table.from_pylist(previous, schema=ARTIFACTS))
+        tracemalloc.start()
+        t = time.perf_counter()
+        index = PreviousContent(corpus)
+        secs = time.perf_counter() - t
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        print(f"reuse index of {n} rows: {len(index)} keys, {index._keys.nbytes / 2**20:.1f} MiB held, built in "
+              f"{secs:.2f} s (peak traced {peak / 2**20:.0f} MiB)")
+        rng = random.Random(0)
+        for k in (100, 1000):
+            hits = [Hit(r["repo"], r["path"], r["blob_sha"]) for r in rng.sample(previous, k)]
+            t = time.perf_counter()
+            got = index.lookup(hits)
+            print(f"lookup of a {k}-hit leaf: {(time.perf_counter() - t) * 1000:.0f} ms, {len(got)} reused")
+        index.close()
+
+
 def fetch_bench(n: int, latency: float) -> None:
     from dataclasses import replace
 
@@ -148,7 +183,11 @@ def main() -> None:
     ap.add_argument("--fetch", type=int, default=0, help="files of a generated snapshot to crawl with 1 and 8 "
                     "fetch workers")
     ap.add_argument("--latency", type=float, default=0.05, help="seconds every emulator response is delayed")
+    ap.add_argument("--reuse", type=int, default=0, help="rows of a previous corpus to index for content reuse")
     args = ap.parse_args()
+    if args.reuse:
+        reuse_bench(args.reuse)
+        return
     if args.fetch:
         fetch_bench(args.fetch, args.latency)
         return
