@@ -50,6 +50,20 @@ def _tokens_from_env(env: dict[str, str]) -> tuple[Secret, ...]:
 
 
 DEFAULT_GITHUB_API = "https://api.github.com"
+DEFAULT_FETCH_WORKERS = 8  # parallel raw-content downloads per partition (no API quota; latency-bound)
+
+
+def _positive_int(env: dict[str, str], name: str, default: int) -> int:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ValueError(f"{name} must be a whole number >= 1, got {raw!r}") from None
+    if value < 1:
+        raise ValueError(f"{name} must be a whole number >= 1, got {raw!r}")
+    return value
 
 
 @dataclass(frozen=True)
@@ -60,6 +74,7 @@ class Settings:
     hf_token: Secret | None = None
     hf_endpoint: str | None = None
     hf_repo_id: str = "aac-project/AgentArtifactCorpus"
+    fetch_workers: int = DEFAULT_FETCH_WORKERS
     extra: dict[str, str] = field(default_factory=dict)
 
     @classmethod
@@ -73,6 +88,7 @@ class Settings:
             hf_token=Secret(hf) if hf else None,
             hf_endpoint=env.get("HF_ENDPOINT") or None,
             hf_repo_id=env.get("AAC_HF_REPO_ID", "aac-project/AgentArtifactCorpus"),
+            fetch_workers=_positive_int(env, "AAC_FETCH_WORKERS", DEFAULT_FETCH_WORKERS),
             extra={k: v for k, v in env.items() if k.startswith("AAC_")},
         )
 

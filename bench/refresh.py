@@ -4,9 +4,19 @@
 Prints the plan counts, seconds and peak RSS of ``apply_refresh`` (synthetic text only).
 
     python bench/refresh.py --crawl 3000
-Crawls a generated snapshot from the emulator (profile github), then re-crawls it unchanged and after editing
-1% of the files, each time with the corpus as ``previous`` (frontier seeds + conditional requests), and prints
-the requests of each crawl side by side as the client and the emulator counted them.
+Crawls a generated snapshot from the emulator (profile github), then re-crawls it unchanged (once without
+content reuse, as before it existed) and after editing 1% of the files, each time with the corpus as ``previous``
+(frontier seeds + conditional requests + content of unchanged blob shas), and prints the requests of each crawl
+side by side as the client and the emulator counted them.
+
+    python bench/refresh.py --reuse 396934
+Builds the content-reuse index of a previous corpus of that many rows and prints its size, build time and
+peak traced memory, and the time to look up one leaf of 100 and of 1000 hits.
+
+    python bench/refresh.py --fetch 1000 [--latency 0.05]
+Crawls a generated snapshot from an emulator (profile ideal) that delays every response by ``--latency``
+seconds, once with ``fetch_workers=1`` and once with 8, and prints both wall times, the raw requests and
+whether the two corpora hold the same rows.
 
     python bench/refresh.py --process 1000
 Processes a generated snapshot, merges a re-crawl with one file edited, processes again, and prints the rows
@@ -58,24 +68,27 @@ def crawl_bench(n: int) -> None:
     with tempfile.TemporaryDirectory() as tmp, EmulatorServer(records, profile="github", seed=3) as srv:
         main_c = Corpus(Path(tmp) / "main")
         print(f"{'crawl':<22}{'files':>7}{'search':>8}{'core':>7}{'core 304':>9}{'search 304':>11}{'raw':>6}"
-              f"{'core quota':>11}{'emu 304':>8}{'secs':>7}")
-        runs = [("first", main_c, None, None), ("refresh, unchanged", Corpus(Path(tmp) / "r1"), main_c, None),
-                ("refresh, 1% edited", Corpus(Path(tmp) / "r2"), main_c, edited)]
-        for name, target, previous, snapshot in runs:
+              f"{'reused':>7}{'core quota':>11}{'emu 304':>8}{'secs':>7}")
+        runs = [("first", main_c, None, None, True),
+                ("refresh, no reuse", Corpus(Path(tmp) / "r0"), main_c, None, False),
+                ("refresh, unchanged", Corpus(Path(tmp) / "r1"), main_c, None, True),
+                ("refresh, 1% edited", Corpus(Path(tmp) / "r2"), main_c, edited, True)]
+        for name, target, previous, snapshot, reuse in runs:
             if snapshot is not None:
                 path = Path(tmp) / "v2.jsonl"
                 path.write_text("".join(json.dumps(r) + "\n" for r in snapshot), encoding="utf-8")
                 requests.post(f"{srv.url}/_emulator/snapshot", json={"path": str(path)}, timeout=60).raise_for_status()
             before = srv.stats
             t = time.perf_counter()
-            s = run_github_crawl(target, srv.url, [Secret("bench-token")], clock=srv.clock, previous=previous)
+            s = run_github_crawl(target, srv.url, [Secret("bench-token")], clock=srv.clock, previous=previous,
+                                 reuse_content=reuse)
             secs = time.perf_counter() - t
             emu = {k: srv.stats[k] - before[k] for k in ("not_modified",)}
             core304 = s.not_modified - s.search_not_modified
             print(f"{name:<22}{s.files:>7}{s.search_requests:>8}{s.core_requests:>7}{core304:>9}"
-                  f"{s.search_not_modified:>11}{s.raw_requests:>6}{s.core_requests - core304:>11}"
+                  f"{s.search_not_modified:>11}{s.raw_requests:>6}{s.reused:>7}{s.core_requests - core304:>11}"
                   f"{emu['not_modified']:>8}{secs:>7.1f}")
-            if previous is not None:
+            if previous is not None and reuse:
                 r = merge_incoming(previous, target, source=name)
                 print(f"{'':<22}merged as version {r.version}: +{r.added} ~{r.changed} -{r.removed} ={r.unchanged}")
 
@@ -106,12 +119,78 @@ def process_bench(n: int) -> None:
               f"{second.items_itemised} itemised ({second.items_reused} reused), {t2:.1f}s")
 
 
+def reuse_bench(n: int) -> None:
+    import random
+    import tracemalloc
+
+    from aac.collectors.crawl import Hit
+    from aac.collectors.reuse import PreviousContent
+
+    previous = rows(n)
+    for r in previous:
+        raw = r["content"].encode("utf-8")
+        r["content_sha256"], r["size_bytes"] = hashlib.sha256(raw).hexdigest(), len(raw)
+    with tempfile.TemporaryDirectory() as tmp:
+        corpus = Corpus(Path(tmp))
+        corpus.replace("raw_artifacts", pa.Table.from_pylist(previous, schema=ARTIFACTS))
+        tracemalloc.start()
+        t = time.perf_counter()
+        index = PreviousContent(corpus)
+        secs = time.perf_counter() - t
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        print(f"reuse index of {n} rows: {len(index)} keys, {index._keys.nbytes / 2**20:.1f} MiB held, built in "
+              f"{secs:.2f} s (peak traced {peak / 2**20:.0f} MiB)")
+        rng = random.Random(0)
+        for k in (100, 1000):
+            hits = [Hit(r["repo"], r["path"], r["blob_sha"]) for r in rng.sample(previous, k)]
+            t = time.perf_counter()
+            got = index.lookup(hits)
+            print(f"lookup of a {k}-hit leaf: {(time.perf_counter() - t) * 1000:.0f} ms, {len(got)} reused")
+        index.close()
+
+
+def fetch_bench(n: int, latency: float) -> None:
+    from dataclasses import replace
+
+    from aac.collectors.collect import run_github_crawl
+    from aac.collectors.emulator import EmulatorServer, generate_snapshot
+    from aac.collectors.emulator.profiles import IDEAL
+    from aac.config import Secret
+
+    slow = replace(IDEAL, name="ideal+latency", slow_rate=1.0, slow_seconds=latency)  # every response waits
+    records = list(generate_snapshot(n, 7))
+    cols = "artifact_id, blob_sha, commit_sha, content_sha256, status, drop_reason, content"
+    with tempfile.TemporaryDirectory() as tmp, EmulatorServer(records, profile=slow, seed=3) as srv:
+        out = {}
+        print(f"{n} generated files, every response delayed {latency:.3f} s (search and repo requests too)")
+        for workers in (1, 8):
+            target = Corpus(Path(tmp) / f"w{workers}")
+            t = time.perf_counter()
+            s = run_github_crawl(target, srv.url, [Secret("bench-token")], clock=srv.clock, fetch_workers=workers)
+            secs = time.perf_counter() - t
+            out[workers] = (secs, target.sql(f"select {cols} from artifacts order by 1").to_pylist())
+            print(f"fetch_workers={workers}: {secs:6.1f} s wall, {s.files} files, {s.raw_requests} raw, "
+                  f"{s.search_requests} search, {s.core_requests} core requests")
+        print(f"speed-up x{out[1][0] / out[8][0]:.2f}; same rows: {out[1][1] == out[8][1]}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--artifacts", type=int, default=50_000)
     ap.add_argument("--crawl", type=int, default=0, help="files of a generated snapshot to crawl and re-crawl")
     ap.add_argument("--process", type=int, default=0, help="files of a generated snapshot to process twice")
+    ap.add_argument("--fetch", type=int, default=0, help="files of a generated snapshot to crawl with 1 and 8 "
+                    "fetch workers")
+    ap.add_argument("--latency", type=float, default=0.05, help="seconds every emulator response is delayed")
+    ap.add_argument("--reuse", type=int, default=0, help="rows of a previous corpus to index for content reuse")
     args = ap.parse_args()
+    if args.reuse:
+        reuse_bench(args.reuse)
+        return
+    if args.fetch:
+        fetch_bench(args.fetch, args.latency)
+        return
     if args.process:
         process_bench(args.process)
         return

@@ -25,6 +25,9 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
         local: Path = typer.Option(None, "--local", help="Collect from a folder of local checkouts instead."),
         prefect: bool = typer.Option(False, "--prefect/--no-prefect",
                                      help="Run as the Prefect flow `crawl` (tasks, retries, table artifact)."),
+        fetch_workers: int = typer.Option(None, "--fetch-workers", min=1,
+                                          help="Parallel raw-content downloads per partition (default 8, "
+                                               "or AAC_FETCH_WORKERS)."),
     ) -> None:
         """Crawl agent configuration files into the corpus; resumable (rerun after a kill continues)."""
         from rich.console import Console
@@ -55,16 +58,18 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
             typer.echo(f"crawl --local: {n} agent files from {local}")
             return
         url = api_url or settings.github_api_url or DEFAULT_GITHUB_API
+        workers = fetch_workers or settings.fetch_workers
         try:
             if prefect:
                 from aac.flows.crawl import crawl as crawl_flow
 
-                rows = crawl_flow(api_url=url, corpus=str(c.root), platforms=list(platform or []))
+                rows = crawl_flow(api_url=url, corpus=str(c.root), platforms=list(platform or []),
+                                  fetch_workers=workers)
                 total = sum(r["search_requests"] for r in rows)
                 typer.echo(f"crawl (prefect): {sum(r['files'] for r in rows)} files over {len(rows)} platforms; "
                            f"{total} search requests")
                 return
-            summary = _run_with_progress(c, url, settings.github_tokens, platform or None, err)
+            summary = _run_with_progress(c, url, settings.github_tokens, platform or None, err, workers)
         except Exception as exc:  # noqa: BLE001 - every failure ends as one scrubbed line, never a token
             from aac.collectors.github import GitHubError
 
@@ -77,7 +82,7 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
         typer.echo(summary.line())
 
 
-def _run_with_progress(corpus, url, tokens, platforms, console):
+def _run_with_progress(corpus, url, tokens, platforms, console, fetch_workers):
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from aac.collectors.collect import platform_queries, run_github_crawl
@@ -102,4 +107,4 @@ def _run_with_progress(corpus, url, tokens, platforms, console):
                 state["waits"] += 1
 
         return run_github_crawl(corpus, url, tokens, platforms, on_progress=on_progress, on_query=on_query,
-                                on_wait=on_wait)
+                                on_wait=on_wait, fetch_workers=fetch_workers)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import logging
 from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
@@ -30,6 +31,8 @@ import pyarrow.parquet as pq
 from aac.collectors import platforms as platform_registry
 from aac.collectors.crawl import CrawlEngine, Hit, LeafRecord, SearchFn
 from aac.collectors.partition import MAX_INDEXED, LossModel, SizePrior, SizeRange
+from aac.collectors.reuse import PreviousContent
+from aac.config import DEFAULT_FETCH_WORKERS
 from aac.ids import artifact_id, stable_id
 from aac.schema import ARTIFACTS, CRAWL_QUERIES, REPOS
 from aac.store import Corpus
@@ -97,21 +100,30 @@ class CrawlTotals:
     checks: int = 0
     files: int = 0
     new_files: int = 0
+    reused: int = 0  # files whose content came from the previous corpus (same blob sha), not downloaded
     per_platform: dict[str, int] = field(default_factory=dict)
 
 
 class CorpusSink:
-    """Persists leaves; ``fetch`` turns hits into (raw bytes | None, repo metadata | None)."""
+    """Persists leaves; ``fetch_content`` turns a hit into raw bytes (None: gone), ``fetch_repo`` a repo into
+    metadata. Repo metadata is fetched in the calling thread (API quota, token state); content — unless
+    ``reuse`` holds it under the same blob sha — in up to ``fetch_workers`` threads, so ``fetch_content`` must
+    be thread-safe when ``fetch_workers > 1``."""
 
     def __init__(self, corpus: Corpus, platform_of_query: dict[str, str],
                  fetch_content: Callable[[Hit], bytes | None] | None,
                  fetch_repo: Callable[[str], dict | None] | None,
-                 on_progress: Callable[[CrawlTotals], None] | None = None):
+                 on_progress: Callable[[CrawlTotals], None] | None = None,
+                 reuse: PreviousContent | None = None, fetch_workers: int = 1):
+        if fetch_workers < 1:
+            raise ValueError(f"fetch_workers must be >= 1, got {fetch_workers}")
         self.corpus = corpus
         self.platform_of_query = platform_of_query
         self.fetch_content = fetch_content
         self.fetch_repo = fetch_repo
         self.on_progress = on_progress
+        self.reuse = reuse
+        self.fetch_workers = fetch_workers
         self.totals = CrawlTotals()
         self.owner = self._owners("artifacts", "artifact_id")  # artifact_id -> part that holds it
         self.repo_owner = self._owners("repos", "full_name")
@@ -132,22 +144,42 @@ class CorpusSink:
         learn_model(self.rows, model)
 
     # ---- writing -----------------------------------------------------------------------------------
+    def _contents(self, hits: list[Hit]) -> dict[str, bytes | None]:
+        """artifact_id -> bytes for ``hits``: the previous corpus' copy when the blob sha is unchanged, else
+        downloaded (in a thread pool when ``fetch_workers > 1``; results do not depend on completion order)."""
+        out: dict[str, bytes | None] = self.reuse.lookup(hits) if self.reuse is not None else {}
+        self.totals.reused += len(out)
+        todo = [h for h in hits if artifact_id(h.repo, h.path) not in out]
+        if self.fetch_content is None or not todo:
+            return out
+        if self.fetch_workers == 1 or len(todo) == 1:
+            got = [self.fetch_content(h) for h in todo]
+        else:
+            with ThreadPoolExecutor(max_workers=min(self.fetch_workers, len(todo)),
+                                    thread_name_prefix="aac-fetch") as pool:
+                got = list(pool.map(self.fetch_content, todo))
+        out.update((artifact_id(h.repo, h.path), raw) for h, raw in zip(todo, got))
+        return out
+
     def _write_hits(self, part: str, query: str, hits: dict[tuple[str, str], Hit]) -> int:
         when = _now()
         rows, repos = [], []
-        for hit in sorted(hits.values(), key=lambda h: h.key):
-            aid = artifact_id(hit.repo, hit.path)
-            if self.owner.get(aid, part) != part:
-                continue
+        mine = [h for h in sorted(hits.values(), key=lambda h: h.key)
+                if self.owner.get(artifact_id(h.repo, h.path), part) == part]
+        metas: dict[str, dict | None] = {}
+        for hit in mine:
             meta = None
             if self.fetch_repo is not None:
                 meta = self.fetch_repo(hit.repo)
                 if meta is not None and self.repo_owner.get(meta["full_name"], part) == part:
                     repos.append(repo_row(meta, when))
                     self.repo_owner[meta["full_name"]] = part
-            raw = self.fetch_content(hit) if self.fetch_content is not None else None
+            metas[hit.repo] = meta
+        contents = self._contents(mine)
+        for hit in mine:
             platform = platform_registry.platform_of(hit.path)
-            rows.append(artifact_row(hit, raw, meta, platform, when))
+            raw = contents.get(artifact_id(hit.repo, hit.path))
+            rows.append(artifact_row(hit, raw, metas[hit.repo], platform, when))
         if repos:
             uniq = {r["full_name"]: r for r in repos}
             self.corpus.write_part("repos", part, pa.Table.from_pylist(list(uniq.values()), schema=REPOS))
@@ -250,14 +282,19 @@ def crawl_queries_into(corpus: Corpus, search: SearchFn, queries: list[tuple[str
                        reserve: Callable[[int], None] | None = None,
                        on_progress: Callable[[CrawlTotals], None] | None = None,
                        on_query: Callable[[str, str], None] | None = None,
-                       previous: Corpus | None = None) -> tuple[CrawlEngine, CorpusSink]:
+                       previous: Corpus | None = None, reuse_content: bool = True,
+                       fetch_workers: int = 1) -> tuple[CrawlEngine, CorpusSink]:
     """Crawl ``queries`` into ``corpus``, resuming from its ``crawl_queries`` frontier; a ``previous`` corpus'
-    finished leaves seed each query's sweep and its checks the loss model."""
-    sink = CorpusSink(corpus, {q: p for p, q in queries}, fetch_content, fetch_repo, on_progress)
+    finished leaves seed each query's sweep, its checks the loss model, and (``reuse_content``) its stored
+    files the content of hits whose blob sha did not change."""
+    other = previous is not None and previous.root.resolve() != corpus.root.resolve()
+    reuse = PreviousContent(previous) if other and reuse_content else None
+    sink = CorpusSink(corpus, {q: p for p, q in queries}, fetch_content, fetch_repo, on_progress,
+                      reuse=reuse, fetch_workers=fetch_workers)
     engine = CrawlEngine(search, reserve=reserve)
     sink.rebuild_model(engine.model)
     seeds: dict[str, list[SizeRange]] = {}
-    if previous is not None and previous.root.resolve() != corpus.root.resolve():
+    if other:
         before = frontier_rows(previous)
         learn_model(before, engine.model)
         for query, by_id in before.items():
@@ -269,15 +306,19 @@ def crawl_queries_into(corpus: Corpus, search: SearchFn, queries: list[tuple[str
         done = sink.done_leaves(query)
         if _tiles(done):
             engine.prior.add_query(done)
-    for platform, query in queries:
-        if on_query:
-            on_query(platform, query)
-        done = sink.done_leaves(query)
-        if not _tiles(done):
-            engine.crawl_query(query, sink, done=done, seeds=seeds.get(query))
-        sink.totals.queries_done += 1
-        if on_progress:
-            on_progress(sink.totals)
+    try:
+        for platform, query in queries:
+            if on_query:
+                on_query(platform, query)
+            done = sink.done_leaves(query)
+            if not _tiles(done):
+                engine.crawl_query(query, sink, done=done, seeds=seeds.get(query))
+            sink.totals.queries_done += 1
+            if on_progress:
+                on_progress(sink.totals)
+    finally:
+        if reuse is not None:
+            reuse.close()
     return engine, sink
 
 
@@ -306,11 +347,13 @@ class CrawlSummary:
     server_errors: int
     not_modified: int = 0  # conditional requests answered 304 (no quota spent), search ones included
     search_not_modified: int = 0
+    reused: int = 0  # files whose content came from the previous corpus (blob sha unchanged)
 
     def line(self) -> str:
         return (f"crawl: {self.files} files ({self.new_files} new) from {self.partitions} partitions "
                 f"({self.splits} split, {self.checks} checks); {self.search_requests} search requests, "
-                f"{self.core_requests} core, {self.raw_requests} raw, {self.not_modified} not modified (304); "
+                f"{self.core_requests} core, {self.raw_requests} raw ({self.reused} files reused), "
+                f"{self.not_modified} not modified (304); "
                 f"{self.rate_limit_waits} rate-limit waits "
                 f"({self.waited_seconds / 3600:.2f} h), {self.secondary_limits} secondary limits, "
                 f"{self.server_errors} server errors")
@@ -318,29 +361,42 @@ class CrawlSummary:
 
 def run_github_crawl(corpus: Corpus, api_url: str, tokens, platforms: Iterable[str] | None = None,
                      clock=None, on_progress=None, on_query=None, on_wait=None,
-                     previous: Corpus | None = None, conditional: bool = True) -> CrawlSummary:
+                     previous: Corpus | None = None, conditional: bool = True, reuse_content: bool = True,
+                     fetch_workers: int = DEFAULT_FETCH_WORKERS) -> CrawlSummary:
     """The whole GitHub crawl of the chosen platforms into ``corpus`` (resumable; see module docstring).
 
-    ``previous``: the corpus a refresh crawl learns from (frontier seeds, loss model, validators); the
-    validators live in ``previous`` (else ``corpus``) and are updated there. ``conditional=False`` sends no
-    validators. ``on_progress(totals, client_stats)`` is called after every partition."""
-    from aac.collectors.github import GitHubClient
+    ``previous``: the corpus a refresh crawl learns from (frontier seeds, loss model, validators, and — with
+    ``reuse_content`` — the content of files whose blob sha is unchanged); the validators live in ``previous``
+    (else ``corpus``) and are updated there. ``conditional=False`` sends no validators. ``fetch_workers``: raw
+    downloads of one partition run in this many threads (the raw route spends no quota; latency dominates).
+    A file whose download fails for good is kept with drop reason ``content_unavailable``.
+    ``on_progress(totals, client_stats)`` is called after every partition."""
+    import threading
+
+    from aac.collectors.github import GitHubClient, GitHubError
     from aac.collectors.validators import ValidatorCache
 
     validators = ValidatorCache(previous or corpus) if conditional else None
     client = GitHubClient(tokens, api_url=api_url, clock=clock, on_wait=on_wait, validators=validators)
+    api = threading.Lock()  # the API side of the client (tokens, limits) is used by one thread at a time
     try:
         def content(hit: Hit) -> bytes | None:
             ref = hit.ref
-            if not ref:
-                meta = client.repo_meta(hit.repo)
+            if not ref:  # the sink fetched this repo's metadata before: a cache hit, no request
+                with api:
+                    meta = client.repo_meta(hit.repo)
                 ref = (meta or {}).get("default_branch") or "HEAD"
-            return client.raw(hit.repo, ref, hit.path)
+            try:
+                return client.raw(hit.repo, ref, hit.path)
+            except GitHubError as exc:
+                log.warning("content of %s/%s not fetched: %s", hit.repo, hit.path, client.scrub(str(exc)))
+                return None
 
         progress = (lambda t: on_progress(t, client.stats)) if on_progress else None
         engine, sink = crawl_queries_into(corpus, client.search_code, platform_queries(platforms), content,
                                           client.repo_meta, reserve=lambda n: client.reserve("search", n),
-                                          on_progress=progress, on_query=on_query, previous=previous)
+                                          on_progress=progress, on_query=on_query, previous=previous,
+                                          reuse_content=reuse_content, fetch_workers=fetch_workers)
         st = client.stats
         t = sink.totals
         counts = {r["platform"]: r["n"] for r in corpus.sql(
@@ -348,7 +404,7 @@ def run_github_crawl(corpus: Corpus, api_url: str, tokens, platforms: Iterable[s
         return CrawlSummary(dict(sorted(counts.items())), len(sink.owner), t.new_files, t.partitions,
                             t.splits, t.checks, st.search_requests, st.core_requests, st.raw_requests,
                             st.rate_limit_waits, st.waited_seconds, st.secondary_limits, st.server_errors,
-                            st.not_modified, st.search_not_modified)
+                            st.not_modified, st.search_not_modified, t.reused)
     finally:
         if validators is not None:
             validators.save()

@@ -10,6 +10,8 @@ mapping; its own sleeping retry is switched off so that every wait goes through 
 - 5xx, timeouts and connection errors: exponential backoff, up to ``max_retries``;
 - content comes from the raw route pinned to the result's commit (no API quota); repo metadata is fetched
   once per repository and cached;
+- threads: :meth:`GitHubClient.raw` may be called from several threads at once (a ``requests.Session`` per
+  thread, counters and clock adoption under a lock); the API methods are for one thread at a time;
 - conditional requests: with a :class:`ValidatorCache`, repo metadata and search pages are asked with the
   validators of the last answer (``If-None-Match``); a 304 costs no quota and the stored answer is reused.
 
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -54,16 +57,19 @@ class ServerClock:
     def __init__(self, api_url: str, session: Any):
         self.api_url = api_url.rstrip("/")
         self.http = session
+        self._lock = threading.Lock()  # raw fetch threads back off through it too
 
     def now(self) -> float:
-        r = self.http.get(f"{self.api_url}/_emulator/clock", timeout=10)
+        with self._lock:
+            r = self.http.get(f"{self.api_url}/_emulator/clock", timeout=10)
         r.raise_for_status()
         return float(r.json()["now"])
 
     def sleep(self, seconds: float) -> None:
         if seconds > 0:
-            r = self.http.post(f"{self.api_url}/_emulator/clock/advance", data=json.dumps({"seconds": seconds}),
-                                  headers={"Content-Type": "application/json"}, timeout=10)
+            with self._lock:
+                r = self.http.post(f"{self.api_url}/_emulator/clock/advance", data=json.dumps({"seconds": seconds}),
+                                   headers={"Content-Type": "application/json"}, timeout=10)
             r.raise_for_status()
 
 
@@ -125,7 +131,10 @@ class GitHubClient:
                              seconds_between_requests=0, seconds_between_writes=0, per_page=100), s)
             for i, s in enumerate(self._secrets)
         ]
-        self.session = requests.Session()  # raw content and emulator control: never carries a token
+        self.session = requests.Session()  # emulator control: never carries a token
+        self._local = threading.local()  # one raw-content session per thread (never carries a token either)
+        self._raw_sessions: list[Any] = []
+        self._lock = threading.Lock()  # counters, clock adoption and the session list, for raw threads
         self._clock_given = clock is not None
         self.clock: Clock = clock if clock is not None else RealClock()
         self.stats = ClientStats()
@@ -144,14 +153,16 @@ class GitHubClient:
     # ---- clock & tokens ----------------------------------------------------------------------------
     def _adopt_clock(self, headers: dict) -> None:
         if not self._clock_given and str(headers.get("x-emulator-clock", "")).lower() == "virtual":
-            if not isinstance(self.clock, ServerClock):
-                self.clock = ServerClock(self.api_url, self.session)
+            with self._lock:
+                if not isinstance(self.clock, ServerClock):
+                    self.clock = ServerClock(self.api_url, self.session)
 
     def _sleep(self, seconds: float, why: str) -> None:
         if seconds <= 0:
             return
-        self.stats.rate_limit_waits += why != "backoff"
-        self.stats.waited_seconds += seconds
+        with self._lock:
+            self.stats.rate_limit_waits += why != "backoff"
+            self.stats.waited_seconds += seconds
         if self.on_wait:
             self.on_wait(seconds, why)
         self.clock.sleep(seconds)
@@ -332,17 +343,34 @@ class GitHubClient:
             "archived": bool(data.get("archived")),
         }
 
+    def _raw_session(self) -> Any:
+        import requests
+
+        session = getattr(self._local, "session", None)
+        if session is None:
+            session = self._local.session = requests.Session()
+            with self._lock:
+                self._raw_sessions.append(session)
+        return session
+
+    def _count(self, **inc: int) -> None:
+        with self._lock:
+            for name, n in inc.items():
+                setattr(self.stats, name, getattr(self.stats, name) + n)
+
     def raw(self, full_name: str, ref: str, path: str) -> bytes | None:
-        """File bytes pinned to ``ref`` from the raw route (no API quota). None when the file is gone (404)."""
+        """File bytes pinned to ``ref`` from the raw route (no API quota). None when the file is gone (404).
+        Thread-safe: each thread downloads through its own session."""
         import requests
 
         url = f"{self.raw_url}/{quote(full_name, safe='/')}/{quote(ref, safe='')}/{quote(path, safe='/')}"
+        session = self._raw_session()
         backoff = 1.0
         last = ""
         for _ in range(self.max_retries + 1):
-            self.stats.raw_requests += 1
+            self._count(raw_requests=1)
             try:
-                r = self.session.get(url, timeout=self.timeout)
+                r = session.get(url, timeout=self.timeout)
             except (requests.ConnectionError, requests.Timeout) as exc:
                 last = type(exc).__name__
             else:
@@ -354,7 +382,7 @@ class GitHubClient:
                 last = f"HTTP {r.status_code}"
                 if r.status_code < 500 and r.status_code != 429:
                     raise GitHubError(f"raw {full_name}/{path}@{ref}: {last}", r.status_code)
-            self.stats.server_errors += 1
+            self._count(server_errors=1)
             self._sleep(backoff, "backoff")
             backoff = min(backoff * 2, 60.0)
         raise GitHubError(f"raw {full_name}/{path}@{ref} gave up: {last}")
@@ -365,4 +393,6 @@ class GitHubClient:
                 t.gh.close()
             except Exception:  # closing is best effort
                 pass
+        for session in self._raw_sessions:
+            session.close()
         self.session.close()

@@ -97,6 +97,9 @@ def refresh(
                                   "(e.g. by `aac crawl --corpus DIR`) instead of crawling."),
     platform: list[str] = typer.Option(None, "--platform", "-p", help="Only these platforms (repeatable)."),
     process: bool = typer.Option(True, "--process/--no-process", help="Process what changed right after merging."),
+    fetch_workers: int = typer.Option(None, "--fetch-workers", min=1,
+                                      help="Parallel raw-content downloads per partition (default 8, or "
+                                           "AAC_FETCH_WORKERS); files with an unchanged blob sha are not downloaded."),
 ) -> None:
     """Refresh the corpus as a new version: crawl, merge (changelog, tombstones), process what changed."""
 
@@ -115,7 +118,7 @@ def refresh(
         incoming = new_run_folder(target.root)
         try:
             summary = run_github_crawl(Corpus(incoming), source, settings.github_tokens, platform or None,
-                                       previous=target)
+                                       previous=target, fetch_workers=fetch_workers or settings.fetch_workers)
         except Exception as exc:  # one scrubbed line, never a token
             console.print(f"[red]crawl failed ({type(exc).__name__}):[/red] {scrub(str(exc), settings)}")
             raise typer.Exit(1)
