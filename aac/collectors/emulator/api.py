@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from urllib.parse import parse_qs, unquote, urlencode, urlsplit
 
 from ..clock import Clock
-from . import shapes
+from . import graphql, shapes
 from .index import File, Index, h64, mix, unit
 from .profiles import Profile
 from .query import QueryError, parse_query
@@ -32,6 +32,7 @@ from .snapshot import SnapshotError, load_snapshot
 
 DOCS_RATE = "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api"
 DOCS_SEARCH = "https://docs.github.com/v3/search/"
+DOCS_GRAPHQL_AUTH = "https://docs.github.com/graphql/guides/forming-calls-with-graphql#authenticating-with-graphql"
 SECONDARY_MESSAGE = ("You have exceeded a secondary rate limit. Please wait a few minutes before you try again. "
                      "If you reach out to GitHub Support for help, please include the request ID {rid}.")
 
@@ -101,6 +102,7 @@ class EmulatorApi:
             ("GET", re.compile(r"^/repos/([^/]+)/([^/]+)/contents(?:/(.+))?$"), self._contents, "contents"),
             ("GET", re.compile(r"^/repositories/(\d+)$"), self._repo_by_id, "repo"),
             ("GET", re.compile(r"^/repositories/(\d+)/contents(?:/(.+))?$"), self._contents_by_id, "contents"),
+            ("POST", re.compile(r"^/(?:api/)?graphql$"), self._graphql, "graphql"),
             ("GET", re.compile(r"^/raw/([^/]+)/([^/]+)/([^/]+)/(.+)$"), self._raw, "raw"),
             ("GET", re.compile(r"^/_emulator/clock$"), self._clock_get, "control"),
             ("POST", re.compile(r"^/_emulator/clock/advance$"), self._clock_advance, "control"),
@@ -118,7 +120,7 @@ class EmulatorApi:
     def stats(self) -> dict:
         with self._lock:
             out = {k: self._counters.get(k, 0) for k in ("requests", "search_requests", "core_requests", "raw_requests",
-                                                          "rate_limited", "secondary_limited", "errors_5xx",
+                                                          "graphql_requests", "rate_limited", "secondary_limited", "errors_5xx",
                                                           "not_modified")}
             out["routes"] = dict(self._routes)
             return out
@@ -161,7 +163,7 @@ class EmulatorApi:
         else:
             resp = _error(404, "Not Found")
         if "x-ratelimit-limit" not in resp.headers:
-            resource = "search" if path == "/search/code" else "core"
+            resource = {"/search/code": "search", "/graphql": "graphql", "/api/graphql": "graphql"}.get(path, "core")
             resp.headers.update(self.limiter.peek(token_key(headers.get("Authorization")), resource,
                                                   self.clock.now()).headers())
         resp.headers["X-Emulator-Clock"] = "virtual" if self.virtual else "real"
@@ -178,14 +180,16 @@ class EmulatorApi:
         now = self.clock.now()
         if resource == "search" and key is None:
             return _error(401, "Requires authentication", "https://docs.github.com/rest/search/search#search-code"), key
-        if resource == "search":
+        if resource == "graphql" and key is None:
+            return _error(401, "This endpoint requires you to be authenticated.", DOCS_GRAPHQL_AUTH), key
+        if resource in ("search", "graphql"):
             blocked = self._secondary_until.get(key)
             if blocked and now < blocked[0]:
                 return self._secondary(req, now, blocked[0] - now if blocked[1] else None), key
         usage = self.limiter.peek(key, resource, now)
         if usage.remaining == 0:
             return self._primary_refusal(key, usage), key
-        if resource == "search" and self._chance(p.secondary_rate):
+        if resource in ("search", "graphql") and self._chance(p.secondary_rate):
             if self._chance(p.secondary_retry_after_share):
                 lo, hi = p.secondary_retry_after
                 wait = float(self._draw(lambda r: r.randint(lo, hi)))
@@ -199,8 +203,11 @@ class EmulatorApi:
 
     def _primary_refusal(self, key: str | None, usage: Usage) -> Response:
         self._count("rate_limited")
-        status = 429 if self._chance(self.profile.limit_429_share) else 403
         who = f"user ID {h64('uid', key) % 10**8}" if key else "127.0.0.1"
+        if usage.resource == "graphql":  # GraphQL says so in a 200 with a RATE_LIMITED error
+            return Response.json(200, {"errors": [{"type": "RATE_LIMITED",
+                                                   "message": f"API rate limit exceeded for {who}."}]}, **usage.headers())
+        status = 429 if self._chance(self.profile.limit_429_share) else 403
         return _error(status, f"API rate limit exceeded for {who}.", DOCS_RATE, **usage.headers())
 
     def _secondary(self, req: Request, now: float, retry_after: float | None) -> Response:
@@ -324,6 +331,32 @@ class EmulatorApi:
         if page < last:
             rels += [(page + 1, "next"), (last, "last")]
         return ", ".join(f'<{url(n)}>; rel="{rel}"' for n, rel in rels)
+
+    def _graphql(self, req: Request) -> Response:
+        """``POST /graphql``: batched repository metadata, one point per query (no ETag: GraphQL has none)."""
+        if not self.profile.graphql:
+            return _error(404, "Not Found")
+        self._count("graphql_requests")
+        refusal, key = self._gate(req, "graphql")
+        if refusal is not None:
+            return refusal
+        return self._finish(req, key, "graphql", self._graphql_answer(req), etag=False)
+
+    def _graphql_answer(self, req: Request) -> Response:
+        try:
+            body = json.loads(req.body or b"")
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            return _error(400, "Problems parsing JSON", "https://docs.github.com/graphql")
+        query = body.get("query") if isinstance(body, dict) else None
+        variables = body.get("variables") if isinstance(body, dict) else None
+        if not isinstance(query, str) or not isinstance(variables, (dict, type(None))):
+            return _error(400, "A query attribute must be specified and must be a string.",
+                          "https://docs.github.com/graphql")
+        try:
+            selections = graphql.parse(query, variables)
+        except graphql.GraphQLError as exc:
+            return Response.json(200, {"errors": [exc.error]})
+        return Response.json(200, graphql.execute(selections, self.index.repo))
 
     def _find_repo(self, owner: str, name: str):
         return self.index.repo(f"{owner}/{name}")

@@ -42,6 +42,7 @@ class Profile:
     slow_rate: float = 0.01
     slow_seconds: float = 0.3  # real delay of a slow response (never virtual)
     # GitHub facts, not pathologies
+    graphql: bool = True  # False: POST /graphql answers 404 (an API host without GraphQL)
     index_max_bytes: int = INDEX_MAX_BYTES
     result_cap: int = RESULT_CAP
     per_page_max: int = PER_PAGE_MAX
