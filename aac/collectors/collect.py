@@ -106,21 +106,25 @@ class CrawlTotals:
 
 class CorpusSink:
     """Persists leaves; ``fetch_content`` turns a hit into raw bytes (None: gone), ``fetch_repo`` a repo into
-    metadata. Repo metadata is fetched in the calling thread (API quota, token state); content — unless
-    ``reuse`` holds it under the same blob sha — in up to ``fetch_workers`` threads, so ``fetch_content`` must
-    be thread-safe when ``fetch_workers > 1``."""
+    metadata, and ``fetch_repos`` (optional) many repos at once: a leaf's repos are asked in one batched call
+    before its rows are made (GraphQL: one request per 100 repos instead of one each); any repo it leaves
+    out goes to ``fetch_repo``. Repo metadata is fetched in the calling thread (API quota, token state);
+    content — unless ``reuse`` holds it under the same blob sha — in up to ``fetch_workers`` threads, so
+    ``fetch_content`` must be thread-safe when ``fetch_workers > 1``."""
 
     def __init__(self, corpus: Corpus, platform_of_query: dict[str, str],
                  fetch_content: Callable[[Hit], bytes | None] | None,
                  fetch_repo: Callable[[str], dict | None] | None,
                  on_progress: Callable[[CrawlTotals], None] | None = None,
-                 reuse: PreviousContent | None = None, fetch_workers: int = 1):
+                 reuse: PreviousContent | None = None, fetch_workers: int = 1,
+                 fetch_repos: Callable[[list[str]], dict[str, dict | None]] | None = None):
         if fetch_workers < 1:
             raise ValueError(f"fetch_workers must be >= 1, got {fetch_workers}")
         self.corpus = corpus
         self.platform_of_query = platform_of_query
         self.fetch_content = fetch_content
         self.fetch_repo = fetch_repo
+        self.fetch_repos = fetch_repos
         self.on_progress = on_progress
         self.reuse = reuse
         self.fetch_workers = fetch_workers
@@ -167,13 +171,18 @@ class CorpusSink:
         mine = [h for h in sorted(hits.values(), key=lambda h: h.key)
                 if self.owner.get(artifact_id(h.repo, h.path), part) == part]
         metas: dict[str, dict | None] = {}
+        batch: dict[str, dict | None] = {}
+        if self.fetch_repos is not None and mine:
+            batch = self.fetch_repos(list(dict.fromkeys(h.repo for h in mine)))  # first-seen order: deterministic
         for hit in mine:
             meta = None
-            if self.fetch_repo is not None:
+            if hit.repo in batch:
+                meta = batch[hit.repo]
+            elif self.fetch_repo is not None:
                 meta = self.fetch_repo(hit.repo)
-                if meta is not None and self.repo_owner.get(meta["full_name"], part) == part:
-                    repos.append(repo_row(meta, when))
-                    self.repo_owner[meta["full_name"]] = part
+            if meta is not None and self.repo_owner.get(meta["full_name"], part) == part:
+                repos.append(repo_row(meta, when))
+                self.repo_owner[meta["full_name"]] = part
             metas[hit.repo] = meta
         contents = self._contents(mine)
         for hit in mine:
@@ -283,14 +292,16 @@ def crawl_queries_into(corpus: Corpus, search: SearchFn, queries: list[tuple[str
                        on_progress: Callable[[CrawlTotals], None] | None = None,
                        on_query: Callable[[str, str], None] | None = None,
                        previous: Corpus | None = None, reuse_content: bool = True,
-                       fetch_workers: int = 1) -> tuple[CrawlEngine, CorpusSink]:
+                       fetch_workers: int = 1,
+                       fetch_repos: Callable[[list[str]], dict[str, dict | None]] | None = None,
+                       ) -> tuple[CrawlEngine, CorpusSink]:
     """Crawl ``queries`` into ``corpus``, resuming from its ``crawl_queries`` frontier; a ``previous`` corpus'
     finished leaves seed each query's sweep, its checks the loss model, and (``reuse_content``) its stored
     files the content of hits whose blob sha did not change."""
     other = previous is not None and previous.root.resolve() != corpus.root.resolve()
     reuse = PreviousContent(previous) if other and reuse_content else None
     sink = CorpusSink(corpus, {q: p for p, q in queries}, fetch_content, fetch_repo, on_progress,
-                      reuse=reuse, fetch_workers=fetch_workers)
+                      reuse=reuse, fetch_workers=fetch_workers, fetch_repos=fetch_repos)
     engine = CrawlEngine(search, reserve=reserve)
     sink.rebuild_model(engine.model)
     seeds: dict[str, list[SizeRange]] = {}
@@ -348,11 +359,13 @@ class CrawlSummary:
     not_modified: int = 0  # conditional requests answered 304 (no quota spent), search ones included
     search_not_modified: int = 0
     reused: int = 0  # files whose content came from the previous corpus (blob sha unchanged)
+    graphql_requests: int = 0  # batched repository metadata (up to 100 repos per request)
 
     def line(self) -> str:
         return (f"crawl: {self.files} files ({self.new_files} new) from {self.partitions} partitions "
                 f"({self.splits} split, {self.checks} checks); {self.search_requests} search requests, "
-                f"{self.core_requests} core, {self.raw_requests} raw ({self.reused} files reused), "
+                f"{self.core_requests} core, {self.graphql_requests} graphql, {self.raw_requests} raw "
+                f"({self.reused} files reused), "
                 f"{self.not_modified} not modified (304); "
                 f"{self.rate_limit_waits} rate-limit waits "
                 f"({self.waited_seconds / 3600:.2f} h), {self.secondary_limits} secondary limits, "
@@ -362,22 +375,24 @@ class CrawlSummary:
 def run_github_crawl(corpus: Corpus, api_url: str, tokens, platforms: Iterable[str] | None = None,
                      clock=None, on_progress=None, on_query=None, on_wait=None,
                      previous: Corpus | None = None, conditional: bool = True, reuse_content: bool = True,
-                     fetch_workers: int = DEFAULT_FETCH_WORKERS) -> CrawlSummary:
+                     fetch_workers: int = DEFAULT_FETCH_WORKERS, graphql_batch: int | None = None) -> CrawlSummary:
     """The whole GitHub crawl of the chosen platforms into ``corpus`` (resumable; see module docstring).
 
     ``previous``: the corpus a refresh crawl learns from (frontier seeds, loss model, validators, and — with
     ``reuse_content`` — the content of files whose blob sha is unchanged); the validators live in ``previous``
     (else ``corpus``) and are updated there. ``conditional=False`` sends no validators. ``fetch_workers``: raw
     downloads of one partition run in this many threads (the raw route spends no quota; latency dominates).
-    A file whose download fails for good is kept with drop reason ``content_unavailable``.
+    A file whose download fails for good is kept with drop reason ``content_unavailable``. Repository metadata
+    is asked ``graphql_batch`` repos per GraphQL request (default 100; 0 = one REST request per repo).
     ``on_progress(totals, client_stats)`` is called after every partition."""
     import threading
 
-    from aac.collectors.github import GitHubClient, GitHubError
+    from aac.collectors.github import GRAPHQL_BATCH, GitHubClient, GitHubError
     from aac.collectors.validators import ValidatorCache
 
     validators = ValidatorCache(previous or corpus) if conditional else None
-    client = GitHubClient(tokens, api_url=api_url, clock=clock, on_wait=on_wait, validators=validators)
+    client = GitHubClient(tokens, api_url=api_url, clock=clock, on_wait=on_wait, validators=validators,
+                          graphql_batch=GRAPHQL_BATCH if graphql_batch is None else graphql_batch)
     api = threading.Lock()  # the API side of the client (tokens, limits) is used by one thread at a time
     try:
         def content(hit: Hit) -> bytes | None:
@@ -396,7 +411,8 @@ def run_github_crawl(corpus: Corpus, api_url: str, tokens, platforms: Iterable[s
         engine, sink = crawl_queries_into(corpus, client.search_code, platform_queries(platforms), content,
                                           client.repo_meta, reserve=lambda n: client.reserve("search", n),
                                           on_progress=progress, on_query=on_query, previous=previous,
-                                          reuse_content=reuse_content, fetch_workers=fetch_workers)
+                                          reuse_content=reuse_content, fetch_workers=fetch_workers,
+                                          fetch_repos=client.repo_meta_many)
         st = client.stats
         t = sink.totals
         counts = {r["platform"]: r["n"] for r in corpus.sql(
@@ -404,7 +420,7 @@ def run_github_crawl(corpus: Corpus, api_url: str, tokens, platforms: Iterable[s
         return CrawlSummary(dict(sorted(counts.items())), len(sink.owner), t.new_files, t.partitions,
                             t.splits, t.checks, st.search_requests, st.core_requests, st.raw_requests,
                             st.rate_limit_waits, st.waited_seconds, st.secondary_limits, st.server_errors,
-                            st.not_modified, st.search_not_modified, t.reused)
+                            st.not_modified, st.search_not_modified, t.reused, st.graphql_requests)
     finally:
         if validators is not None:
             validators.save()

@@ -9,11 +9,16 @@ mapping; its own sleeping retry is switched off so that every wait goes through 
   doubling on each consecutive hit (GitHub's documented advice);
 - 5xx, timeouts and connection errors: exponential backoff, up to ``max_retries``;
 - content comes from the raw route pinned to the result's commit (no API quota); repo metadata is fetched
-  once per repository and cached;
+  once per repository and cached, in batches of up to 100 repositories per GraphQL request
+  (:meth:`GitHubClient.repo_meta_many`: ``POST /graphql``, one point of the separate 5,000 points/h GraphQL
+  limit per query) — a 200 whose ``errors`` say RATE_LIMITED is waited out like a 403; a host without usable
+  GraphQL (404, or a schema that rejects the query) falls back to one REST request per repository;
 - threads: :meth:`GitHubClient.raw` may be called from several threads at once (a ``requests.Session`` per
   thread, counters and clock adoption under a lock); the API methods are for one thread at a time;
-- conditional requests: with a :class:`ValidatorCache`, repo metadata and search pages are asked with the
+- conditional requests: with a :class:`ValidatorCache`, REST repo metadata and search pages are asked with the
   validators of the last answer (``If-None-Match``); a 304 costs no quota and the stored answer is reused.
+  GraphQL answers carry no ``ETag`` and cannot be asked conditionally: a refresh pays one point per 100
+  repositories instead of one free 304 request per repository (far fewer requests, a few points of quota).
 
 Sleeping: :class:`RealClock` on GitHub. An emulator that answers ``X-Emulator-Clock: virtual`` is slept on by
 advancing its clock (:class:`ServerClock`), so a crawl that waits hours of rate-limit windows takes seconds.
@@ -41,6 +46,10 @@ log = logging.getLogger(__name__)
 
 SECONDARY_BASE_WAIT = 60.0
 SECONDARY_MAX_WAIT = 15 * 60.0
+GRAPHQL_BATCH = 100  # repositories per GraphQL request; the query costs one point whatever the number
+# The GraphQL fields behind every key of the REST payload (see GitHubClient._graphql_payload).
+GRAPHQL_REPO_FIELDS = ("nameWithOwner stargazerCount forkCount primaryLanguage { name } licenseInfo { spdxId } "
+                       "defaultBranchRef { name } pushedAt isFork isArchived")
 
 
 class GitHubError(RuntimeError):
@@ -49,6 +58,10 @@ class GitHubError(RuntimeError):
     def __init__(self, message: str, status: int | None = None):
         super().__init__(message)
         self.status = status
+
+
+class GraphQLUnusable(GitHubError):
+    """The host answers GraphQL, but not this query (e.g. an older Enterprise schema without a field)."""
 
 
 class ServerClock:
@@ -91,6 +104,7 @@ class ClientStats:
     search_requests: int = 0
     core_requests: int = 0
     raw_requests: int = 0
+    graphql_requests: int = 0  # batched repository metadata (one request = one point for up to 100 repos)
     rate_limit_waits: int = 0
     waited_seconds: float = 0.0
     secondary_limits: int = 0
@@ -114,10 +128,13 @@ def raw_base_for(api_url: str) -> str:
 class GitHubClient:
     def __init__(self, tokens: Sequence[Secret | str], api_url: str = DEFAULT_GITHUB_API, clock: Clock | None = None,
                  raw_url: str | None = None, max_retries: int = 10, timeout: int = 30,
-                 on_wait: Callable[[float, str], None] | None = None, validators: ValidatorCache | None = None):
+                 on_wait: Callable[[float, str], None] | None = None, validators: ValidatorCache | None = None,
+                 graphql_batch: int = GRAPHQL_BATCH):
         from github import Auth, Github
         import requests
 
+        if graphql_batch < 0:
+            raise ValueError(f"graphql_batch must be >= 0 (0 = REST only), got {graphql_batch}")
         if not tokens:
             raise GitHubError("code search needs a token: set GITHUB_TOKEN (or GITHUB_TOKENS=t1,t2,...)")
         self.api_url = api_url.rstrip("/")
@@ -140,6 +157,8 @@ class GitHubClient:
         self.stats = ClientStats()
         self._repo_cache: dict[str, dict | None] = {}
         self.validators = validators
+        self.graphql_batch = graphql_batch
+        self.graphql_available = graphql_batch > 0  # turned off for good by an API host without (usable) GraphQL
         self._next = 0
 
     # ---- secrets -----------------------------------------------------------------------------------
@@ -219,71 +238,84 @@ class GitHubClient:
             tok.available_at[resource] = max(tok.available_at.get(resource, 0.0), reset + 1.0)
 
     # ---- requests ----------------------------------------------------------------------------------
+    def _refused(self, tok: _Token, resource: str, status: int, got: dict, message: str, what: str) -> None:
+        """A 403/429 (or GraphQL's 200 with a RATE_LIMITED error): rest the token for as long as the limit says;
+        raises when the refusal is not a limit (retrying cannot fix it)."""
+        remaining, reset = self._limits(got)
+        retry_after = got.get("retry-after")
+        now = self.clock.now()
+        if retry_after is not None:
+            self.stats.secondary_limits += 1
+            tok.available_at[resource] = now + float(retry_after)
+        elif remaining == 0 and reset is not None:
+            self.stats.primary_refusals += 1
+            tok.available_at[resource] = max(now, reset) + 1.0
+        elif status == 403 and "rate limit" not in message.lower() and "abuse" not in message.lower():
+            raise GitHubError(self.scrub(f"{what} refused: {message}"), status) from None
+        else:
+            self.stats.secondary_limits += 1
+            tok.secondary_streak += 1
+            wait = min(SECONDARY_MAX_WAIT, SECONDARY_BASE_WAIT * 2 ** (tok.secondary_streak - 1))
+            tok.available_at[resource] = now + wait
+
     def _api(self, resource: str, path: str, params: dict | None = None,
-             headers: dict[str, str] | None = None) -> tuple[dict, Any]:
-        """GET an API path with limit handling and retries; returns (lower-cased headers, decoded JSON).
-        The JSON is None for a 304 (the answer to ``If-None-Match``)."""
+             headers: dict[str, str] | None = None, method: str = "GET", body: dict | None = None,
+             limited: Callable[[Any], str | None] | None = None) -> tuple[dict, Any]:
+        """Send an API request with limit handling and retries; returns (lower-cased headers, decoded JSON).
+        The JSON is None for a 304 (the answer to ``If-None-Match``). ``limited(data)`` names a limit refusal
+        hidden in a 200 answer (GraphQL's way), which is then waited out and retried like a 403."""
         from github import GithubException
         import requests
 
+        what = f"{method} {path}"
         backoff = 1.0
         last = ""
         connect_failures = 0
         for attempt in range(self.max_retries + 1):
             tok = self._pick(resource)
-            if resource == "search":
-                self.stats.search_requests += 1
-            else:
-                self.stats.core_requests += 1
+            counter = {"search": "search_requests", "graphql": "graphql_requests"}.get(resource, "core_requests")
+            setattr(self.stats, counter, getattr(self.stats, counter) + 1)
             if attempt:
                 self.stats.retries += 1
             try:
-                got, data = tok.gh.requester.requestJsonAndCheck("GET", path, parameters=params, headers=headers)
+                url = tok.gh.requester.graphql_url if path == "/graphql" else path
+                got, data = tok.gh.requester.requestJsonAndCheck(method, url, parameters=params, headers=headers,
+                                                                 input=body)
             except GithubException as exc:
                 got = {str(k).lower(): v for k, v in (exc.headers or {}).items()}
                 self._adopt_clock(got)
                 status = exc.status
                 last = f"HTTP {status}: {(exc.data or {}).get('message', '') if isinstance(exc.data, dict) else ''}"
                 if status in (403, 429):
-                    remaining, reset = self._limits(got)
-                    retry_after = got.get("retry-after")
-                    now = self.clock.now()
-                    if retry_after is not None:
-                        self.stats.secondary_limits += 1
-                        tok.available_at[resource] = now + float(retry_after)
-                    elif remaining == 0 and reset is not None:
-                        self.stats.primary_refusals += 1
-                        tok.available_at[resource] = max(now, reset) + 1.0
-                    elif status == 403 and "rate limit" not in last.lower() and "abuse" not in last.lower():
-                        raise GitHubError(self.scrub(f"GET {path} refused: {last}"), status) from None
-                    else:
-                        self.stats.secondary_limits += 1
-                        tok.secondary_streak += 1
-                        wait = min(SECONDARY_MAX_WAIT, SECONDARY_BASE_WAIT * 2 ** (tok.secondary_streak - 1))
-                        tok.available_at[resource] = now + wait
+                    self._refused(tok, resource, status, got, last, what)
                     continue
                 if status >= 500:
                     self.stats.server_errors += 1
                     self._sleep(backoff, "backoff")
                     backoff = min(backoff * 2, 60.0)
                     continue
-                raise GitHubError(self.scrub(f"GET {path} failed: {last}"), status) from None
+                raise GitHubError(self.scrub(f"{what} failed: {last}"), status) from None
             except (requests.ConnectionError, requests.Timeout) as exc:
                 last = type(exc).__name__
                 self.stats.server_errors += 1
                 refused = isinstance(exc, requests.ConnectionError) and not isinstance(exc, requests.Timeout)
                 connect_failures = connect_failures + 1 if refused else 0
                 if connect_failures > 2:  # nothing listening (wrong URL?): say so instead of backing off for minutes
-                    raise GitHubError(self.scrub(f"GET {path}: cannot connect to {self.api_url} ({last})")) from None
+                    raise GitHubError(self.scrub(f"{what}: cannot connect to {self.api_url} ({last})")) from None
                 self._sleep(backoff, "backoff")
                 backoff = min(backoff * 2, 60.0)
                 continue
             got = {str(k).lower(): v for k, v in got.items()}
             self._adopt_clock(got)
+            why = limited(data) if limited is not None else None
+            if why:
+                last = f"HTTP 200: {why}"
+                self._refused(tok, resource, 200, got, why, what)
+                continue
             self._note(tok, resource, got)
             tok.secondary_streak = 0
             return got, data
-        raise GitHubError(self.scrub(f"GET {path} gave up after {self.max_retries + 1} attempts: {last}"))
+        raise GitHubError(self.scrub(f"{what} gave up after {self.max_retries + 1} attempts: {last}"))
 
     def _get(self, resource: str, path: str, params: dict | None, parse: Callable[[Any], Any]) -> Any:
         """A GET whose parsed answer is reused on a 304: conditional when the validators know the request."""
@@ -326,6 +358,85 @@ class GitHubClient:
             raise
         self._repo_cache[full_name] = meta
         return meta
+
+    def repo_meta_many(self, full_names: Sequence[str]) -> dict[str, dict | None]:
+        """Metadata of many repositories, ``graphql_batch`` per GraphQL request (one point each), for those not
+        cached yet; the same payload and cache as :meth:`repo_meta`. A host without GraphQL (404, or a schema
+        that rejects the query) is remembered and every repository is then asked over REST, so nothing is lost."""
+        names = list(dict.fromkeys(full_names))
+        todo = [n for n in names if n not in self._repo_cache]
+        step = self.graphql_batch
+        for i in range(0, len(todo), step or 1):
+            if not self.graphql_available:
+                break
+            try:
+                self._repo_cache.update(self._graphql_repos(todo[i:i + step]))
+            except GitHubError as exc:
+                if not isinstance(exc, GraphQLUnusable) and exc.status not in (404, 410, 501):
+                    raise
+                self.graphql_available = False
+                log.warning("GraphQL not usable at %s (%s): repository metadata over REST, one request per repo",
+                            self.api_url, self.scrub(str(exc)))
+        return {n: self.repo_meta(n) for n in names}  # cache hits, or REST for what GraphQL could not answer
+
+    def _graphql_repos(self, chunk: list[str]) -> dict[str, dict | None]:
+        """One GraphQL request for ``chunk``: name -> payload, or None for a repository GitHub cannot resolve.
+        A repository whose alias failed otherwise (e.g. FORBIDDEN) is left out, for REST to answer."""
+        aliases = {f"r{k}": name for k, name in enumerate(chunk)}
+        params, fields, variables = [], [], {}
+        for alias, name in aliases.items():
+            owner, _, repo = name.partition("/")
+            k = alias[1:]
+            params.append(f"$o{k}: String!, $n{k}: String!")
+            fields.append(f"{alias}: repository(owner: $o{k}, name: $n{k}) {{ {GRAPHQL_REPO_FIELDS} }}")
+            variables[f"o{k}"], variables[f"n{k}"] = owner, repo
+        query = f"query Repos({', '.join(params)}) {{\n  " + "\n  ".join(fields) + "\n}"
+        _, data = self._api("graphql", "/graphql", method="POST", body={"query": query, "variables": variables},
+                            limited=self._graphql_limited)
+        data = data if isinstance(data, dict) else {}
+        nodes = data.get("data")
+        errors = [e for e in data.get("errors") or [] if isinstance(e, dict)]
+        if not isinstance(nodes, dict):
+            message = "; ".join(str(e.get("message", "")) for e in errors) or "no data in the answer"
+            raise GraphQLUnusable(self.scrub(f"POST /graphql: {message}"))
+        missing = {e["path"][0] for e in errors if e.get("type") == "NOT_FOUND" and e.get("path")}
+        out: dict[str, dict | None] = {}
+        for alias, name in aliases.items():
+            node = nodes.get(alias)
+            if isinstance(node, dict):
+                out[name] = self._graphql_payload(node, name)
+            elif alias in missing:
+                out[name] = None
+        return out
+
+    @staticmethod
+    def _graphql_limited(data: Any) -> str | None:
+        """GraphQL reports an exhausted or secondary limit in a 200 answer's ``errors``: its message, else None."""
+        errors = data.get("errors") if isinstance(data, dict) else None
+        for e in errors if isinstance(errors, list) else []:
+            if not isinstance(e, dict):
+                continue
+            message = str(e.get("message") or "rate limited")
+            if e.get("type") == "RATE_LIMITED" or (not e.get("path") and "rate limit" in message.lower()):
+                return message
+        return None
+
+    @staticmethod
+    def _graphql_payload(node: dict, full_name: str) -> dict:
+        """The :meth:`_repo_payload` of a GraphQL ``repository`` node (same keys, same values)."""
+        lic = node.get("licenseInfo") or {}
+        return {
+            "full_name": node.get("nameWithOwner") or full_name,
+            "stars": node.get("stargazerCount"),
+            "forks": node.get("forkCount"),
+            "language": (node.get("primaryLanguage") or {}).get("name"),
+            "license_spdx": lic.get("spdxId") if lic else None,
+            "license_source": "api" if lic else "none",
+            "default_branch": (node.get("defaultBranchRef") or {}).get("name"),
+            "pushed_at": node.get("pushedAt"),
+            "is_fork": bool(node.get("isFork")),
+            "archived": bool(node.get("isArchived")),
+        }
 
     @staticmethod
     def _repo_payload(data: dict, full_name: str) -> dict:

@@ -43,7 +43,7 @@ def crawl(api_url: str = "https://api.github.com", corpus: str = "data", platfor
     rows = [crawl_platform(corpus, api_url, name, previous, fetch_workers) for name in names]
     table = [{"platform": r["platform"], "files": r["files"], "partitions": r["partitions"],
               "search_requests": r["search_requests"], "core_requests": r["core_requests"],
-              "raw_requests": r["raw_requests"], "not_modified": r["not_modified"],
+              "graphql_requests": r["graphql_requests"], "raw_requests": r["raw_requests"], "not_modified": r["not_modified"],
               "rate_limit_waits": r["rate_limit_waits"],
               "waited_hours": round(r["waited_seconds"] / 3600, 3)} for r in rows]
     create_table_artifact(key="crawl-summary", table=table,
