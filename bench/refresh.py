@@ -7,7 +7,8 @@ Prints the plan counts, seconds and peak RSS of ``apply_refresh`` (synthetic tex
 Crawls a generated snapshot from the emulator (profile github), then re-crawls it unchanged (once without
 content reuse, as before it existed) and after editing 1% of the files, each time with the corpus as ``previous``
 (frontier seeds + conditional requests + content of unchanged blob shas), and prints the requests of each crawl
-side by side as the client and the emulator counted them.
+side by side as the client and the emulator counted them. A first crawl with repository metadata over REST
+(one request per repo, ``graphql_batch=0``) shows what the GraphQL batches save.
 
     python bench/refresh.py --reuse 396934
 Builds the content-reuse index of a previous corpus of that many rows and prints its size, build time and
@@ -67,13 +68,14 @@ def crawl_bench(n: int) -> None:
     edited = [dict(r, content=r["content"] + "\n- edited\n") if k % 100 == 0 else r for k, r in enumerate(records)]
     with tempfile.TemporaryDirectory() as tmp, EmulatorServer(records, profile="github", seed=3) as srv:
         main_c = Corpus(Path(tmp) / "main")
-        print(f"{'crawl':<22}{'files':>7}{'search':>8}{'core':>7}{'core 304':>9}{'search 304':>11}{'raw':>6}"
-              f"{'reused':>7}{'core quota':>11}{'emu 304':>8}{'secs':>7}")
-        runs = [("first", main_c, None, None, True),
-                ("refresh, no reuse", Corpus(Path(tmp) / "r0"), main_c, None, False),
-                ("refresh, unchanged", Corpus(Path(tmp) / "r1"), main_c, None, True),
-                ("refresh, 1% edited", Corpus(Path(tmp) / "r2"), main_c, edited, True)]
-        for name, target, previous, snapshot, reuse in runs:
+        print(f"{'crawl':<22}{'files':>7}{'repos':>6}{'search':>8}{'core':>7}{'core 304':>9}{'graphql':>8}"
+              f"{'search 304':>11}{'raw':>6}{'reused':>7}{'core quota':>11}{'emu 304':>8}{'secs':>7}")
+        runs = [("first, REST metadata", Corpus(Path(tmp) / "rest"), None, None, True, 0),
+                ("first", main_c, None, None, True, None),
+                ("refresh, no reuse", Corpus(Path(tmp) / "r0"), main_c, None, False, None),
+                ("refresh, unchanged", Corpus(Path(tmp) / "r1"), main_c, None, True, None),
+                ("refresh, 1% edited", Corpus(Path(tmp) / "r2"), main_c, edited, True, None)]
+        for name, target, previous, snapshot, reuse, batch in runs:
             if snapshot is not None:
                 path = Path(tmp) / "v2.jsonl"
                 path.write_text("".join(json.dumps(r) + "\n" for r in snapshot), encoding="utf-8")
@@ -81,12 +83,13 @@ def crawl_bench(n: int) -> None:
             before = srv.stats
             t = time.perf_counter()
             s = run_github_crawl(target, srv.url, [Secret("bench-token")], clock=srv.clock, previous=previous,
-                                 reuse_content=reuse)
+                                 reuse_content=reuse, graphql_batch=batch)
             secs = time.perf_counter() - t
             emu = {k: srv.stats[k] - before[k] for k in ("not_modified",)}
             core304 = s.not_modified - s.search_not_modified
-            print(f"{name:<22}{s.files:>7}{s.search_requests:>8}{s.core_requests:>7}{core304:>9}"
-                  f"{s.search_not_modified:>11}{s.raw_requests:>6}{s.reused:>7}{s.core_requests - core304:>11}"
+            repos = target.sql("select count(*) as n from repos").to_pylist()[0]["n"]
+            print(f"{name:<22}{s.files:>7}{repos:>6}{s.search_requests:>8}{s.core_requests:>7}{core304:>9}"
+                  f"{s.graphql_requests:>8}{s.search_not_modified:>11}{s.raw_requests:>6}{s.reused:>7}{s.core_requests - core304:>11}"
                   f"{emu['not_modified']:>8}{secs:>7.1f}")
             if previous is not None and reuse:
                 r = merge_incoming(previous, target, source=name)

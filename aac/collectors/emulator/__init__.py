@@ -2,7 +2,8 @@
 
 It serves, over real HTTP on 127.0.0.1, the subset of the REST API the collector uses (``/search/code``,
 ``/repos/{o}/{r}`` and ``/license``, ``/repositories/{id}``, file ``/contents``, a raw-content route, and
-``/rate_limit``) in GitHub's JSON shapes, so PyGithub runs against it unchanged with ``base_url=server.url``.
+``/rate_limit``) in GitHub's JSON shapes, so PyGithub runs against it unchanged with ``base_url=server.url``,
+plus ``POST /graphql`` (and Enterprise's ``/api/graphql``) for batched repository metadata (see below).
 To prove anything about a crawler it must be as hostile as GitHub. Profile ``github`` (the default) reproduces
 each behaviour below; every knob is a :class:`Profile` field and all randomness comes from the seed. Profile
 ``ideal`` turns the pathologies and limits off (the GitHub facts of the first group stay).
@@ -51,6 +52,25 @@ Search result quality
 - ``incomplete_results: true`` on ~2% of responses with ~5% of that page's items missing (``incomplete_rate``,
   ``incomplete_drop``). Evidence: "Timeouts and incomplete results" in the search docs above;
   https://github.com/janeklb/gh-search/issues/72, https://github.com/PyGithub/PyGithub/issues/2253.
+
+GraphQL (``POST /graphql``; ``graphql``; module ``graphql``)
+- Only the query shape the collector sends: aliased ``repository(owner:, name:) { ... }`` fields (literals or
+  variables) with the repository fields of the REST body, parsed by a small parser (no GraphQL library). A
+  missing repository is ``null`` under its alias plus an error ``{"type": "NOT_FOUND", "path": [alias],
+  "message": "Could not resolve to a Repository with the name 'o/n'."}`` (the message as clients quote it:
+  https://github.com/cli/cli/issues/436); a malformed query is a 200 with ``errors`` and no ``data``
+  (``Parse error on ...``, ``Field 'x' doesn't exist on type 'Repository'``); a body that is not a GraphQL
+  request is a 400; no token is a 401. ``graphql=False`` makes the route 404 (a host without GraphQL).
+- Rate limit: 5,000 points/h per user, its own window (``x-ratelimit-resource: graphql``, same headers as
+  REST); a query costs one point (it holds no connection, so the documented "requests needed for each
+  connection / 100, minimum 1" gives 1 whatever the number of aliases); node limits (``first``/``last`` within
+  1-100, 500,000 nodes per call) concern connections and do not apply to this query. Past the limit the answer
+  is still a 200 with a ``RATE_LIMITED`` error and ``x-ratelimit-remaining: 0``. Evidence: "Rate limits and node
+  limits for the GraphQL API", https://docs.github.com/graphql/overview/rate-limits-and-node-limits-for-the-graphql-api
+  (points, headers, "x-ratelimit-resource ... will always be graphql", node limits, the 200 on an exhausted
+  limit). Secondary limits (403, with or without ``retry-after``) and 5xx hit it at the profile's rates, like
+  search (the same page documents secondary limits for GraphQL; 2,000 points/min is their published cap:
+  https://github.com/orgs/community/discussions/163553). GraphQL answers carry no ``ETag`` (no 304s).
 
 Transport faults
 - 502/503 on ~1% of API and raw requests (``error_rate``) and slow responses (``slow_rate``, a real delay of
