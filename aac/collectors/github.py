@@ -278,6 +278,7 @@ class GitHubClient:
             if attempt:
                 self.stats.retries += 1
             try:
+                # "/graphql" is the GraphQL endpoint wherever the host puts it (GitHub: /graphql, GHE: /api/graphql)
                 url = tok.gh.requester.graphql_url if path == "/graphql" else path
                 got, data = tok.gh.requester.requestJsonAndCheck(method, url, parameters=params, headers=headers,
                                                                  input=body)
