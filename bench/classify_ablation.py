@@ -21,6 +21,9 @@ usage: python bench/classify_ablation.py [--seeds 3] [--variants shipped,previou
   heldout      + the 215 items of data/heldout_own.jsonl as extra training examples
   beta1, beta2 threshold by F1 / F2 instead of F1.5
   creg0.1, creg0.3  constraint-stage regularisation C=0.1 / C=0.3
+Type-stage ideas measured with the same protocol and not kept (rubric cue families for P/B/F/E, 45 more written
+examples, down-weighted word columns, class-prior offsets, other linear learners) are listed with their figures in
+aac/classifiers/models/trained.md ("What was tried").
 """
 
 from __future__ import annotations
