@@ -77,6 +77,9 @@ def train_and_write(out_dir: str | Path, gold: Sequence[Labelled], phrasing: Seq
         f"Weights stored as float16 ({path.stat().st_size / 1e6:.1f} MB). C decision: P(C) x authority weight",
         f">= {model.c_threshold:.2f}, the threshold with the best F{opts.beta:g} on constraints over grouped",
         "out-of-fold probabilities (own examples in every training fold, never scored).",
+        *([f"P/B/F/E scores divided by the temperature {json.loads(model.meta)['type_temperature']:g}, the one with the best "
+           "out-of-fold log-loss (calibrates the type shares; decisions unchanged)."]
+          if "type_temperature" in json.loads(model.meta) else []),
         "",
         "## Training data",
         f"- {len(own)} examples written for this package (`aac/classifiers/data/examples.jsonl`)",

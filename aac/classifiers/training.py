@@ -184,6 +184,29 @@ def choose_threshold(p_c: np.ndarray, is_c: np.ndarray, beta: float = 1.5) -> fl
     return round(best_t, 2)
 
 
+def choose_temperature(P: np.ndarray, y: np.ndarray) -> float:
+    """The temperature of the P/B/F/E stage with the best out-of-fold log-loss on the non-C items (NaN rows skipped).
+
+    Scaling the type scores by 1/T keeps every decision and only calibrates the shares of the four types: naive
+    Bayes sums many log-frequencies and is overconfident, which would inflate operators' procedure lane
+    (p(P) >= 0.5) and hide abstentions. softmax(s / T) is softmax(s) ** (1 / T) renormalised, so P suffices.
+    """
+    ok = ~np.isnan(P[:, C_INDEX]) & (y != C_INDEX)
+    if not ok.any():
+        return 1.0
+    q = np.delete(P[ok], C_INDEX, axis=1)
+    q = np.clip(q / q.sum(axis=1, keepdims=True), 1e-12, 1.0)
+    t = np.asarray([k - (k > C_INDEX) for k in y[ok]])
+    best, best_T = np.inf, 1.0
+    for T in np.arange(0.5, 5.01, 0.1):
+        lq = np.log(q) / T
+        lq -= lq.max(axis=1, keepdims=True)
+        nll = float(-(lq[np.arange(len(t)), t] - np.log(np.exp(lq).sum(axis=1))).mean())
+        if nll < best - 1e-9:
+            best, best_T = nll, float(T)
+    return round(best_T, 1)
+
+
 def fit(data: Sequence[Labelled], opts: FitOptions | None = None, extra_meta: dict | None = None,
         oof: np.ndarray | None = None) -> LinearModel:
     """Fit on all of ``data``; the C threshold comes from out-of-fold probabilities (computed unless given)."""
@@ -193,7 +216,12 @@ def fit(data: Sequence[Labelled], opts: FitOptions | None = None, extra_meta: di
     threshold = choose_threshold(P[:, C_INDEX], y == C_INDEX, opts.beta)
     Xt, Xc = _matrices(data, opts)
     W, b, cw, cb = _fit_all(Xt, Xc, y, opts, _weights(data, opts))
-    meta = {"clusters": opts.clusters, "n_train": len(data), "c_reg": opts.c_reg, "beta": opts.beta,
+    temperature = choose_temperature(P, y) if cw is not None else 1.0
+    if temperature != 1.0:
+        absent = b <= -30.0
+        W, b = W / temperature, b / temperature
+        b[absent] = -30.0
+    meta = {"type_temperature": temperature, "clusters": opts.clusters, "n_train": len(data), "c_reg": opts.c_reg, "beta": opts.beta,
             "two_stage": opts.two_stage, "c_stage_reg": opts.c_stage_reg, "nb_blend": opts.nb_blend,
             "nb_alpha": opts.nb_alpha,
             "sources": sorted({d.source for d in data}), **(extra_meta or {})}

@@ -135,9 +135,24 @@ def test_type_stage_blend_is_the_weighted_average_and_keeps_absent_types_out():
 
 def test_two_stage_model_with_naive_bayes_types_clear_fixed_items():
     model = fit(own_examples(), FitOptions(folds=2))
-    assert json.loads(model.meta)["nb_blend"] == 0.5
+    meta = json.loads(model.meta)
+    assert meta["nb_blend"] == 0.5 and 0.5 <= meta["type_temperature"] <= 5.0
     items = [ItemInput("Run `pnpm test` in the web folder before you push.", section=("Testing",)),
              ItemInput("The backend is a FastAPI service backed by PostgreSQL.", section=("Architecture",)),
              ItemInput("Prefer small, descriptive function names over abbreviations.", section=("Code style",))]
     labels = [TYPES[k] for k in decide(risk_adjust(model.probabilities(items), ["unknown"] * 3, model.c_threshold))]
     assert labels == ["P", "B", "F"]
+
+
+def test_choose_temperature_softens_overconfident_and_sharpens_timid_type_shares():
+    from aac.classifiers.training import choose_temperature
+
+    # columns C, P, B, F, E; C share 0 (the type stage alone), one row per item
+    sure = np.asarray([[0.0, 0.97, 0.01, 0.01, 0.01]] * 10)
+    wrong_4_of_10 = np.asarray([1] * 6 + [2] * 4)  # P predicted with 0.97 but right only 6 times in 10
+    assert choose_temperature(sure, wrong_4_of_10) > 1.5
+    timid = np.asarray([[0.0, 0.4, 0.2, 0.2, 0.2]] * 10)
+    assert choose_temperature(timid, np.asarray([1] * 10)) == 0.5  # always right: sharpen to the grid's floor
+    # constraint items and never-scored rows (NaN) are ignored
+    mixed = np.vstack([sure, np.full((3, 5), np.nan), [[0.9, 0.1, 0.0, 0.0, 0.0]]])
+    assert choose_temperature(mixed, np.concatenate([wrong_4_of_10, [1, 1, 1], [0]])) == choose_temperature(sure, wrong_4_of_10)
