@@ -2,7 +2,8 @@
 
 Training uses scikit-learn (imported here only, never at prediction time). Two stages by default: a binary
 constraint model over type features + the rubric's risk features (strongly regularised), and a four-way
-model for P/B/F/E over the type features. The constraint threshold is picked on out-of-fold probabilities
+model for P/B/F/E over the type features (a logistic regression averaged with multinomial naive Bayes, its scores
+divided by a temperature chosen on out-of-fold log-loss). The constraint threshold is picked on out-of-fold probabilities
 (grouped folds: whole repositories / whole phrasing rules held out; the package's own written examples are in
 every training fold and never scored), as the threshold with the best out-of-fold F-beta on constraints
 (beta 1.5: recall counts a little more than precision; F2 called a third of gold items C at 0.36 precision).
