@@ -7,7 +7,12 @@ are in every training fold and never scored. Each row averages ``--seeds`` shuff
 moves C precision by +-0.05 on 31 gold constraints). The C threshold of each row is its best out-of-fold F-beta.
 
 usage: python bench/classify_ablation.py [--seeds 3] [--variants shipped,previous,...]
-  shipped      two stages (constraint stage over words + risk features, C=1; P/B/F/E softmax), F1.5, 252 examples
+  shipped      two stages (constraint stage over words + risk features, C=1; P/B/F/E stage = logistic regression
+               averaged with multinomial naive Bayes, alpha 0.3), F1.5, 252 examples
+  lr           P/B/F/E stage = logistic regression only (the recipe shipped before naive Bayes was blended in)
+  nb           P/B/F/E stage = naive Bayes only
+  nbblend0.4, nbblend0.6, nbalpha0.2, nbalpha0.4   other blend shares / smoothing
+  typereg0.5, typereg2  P/B/F/E logistic regression C=0.5 / C=2 (with the blend)
   previous     the recipe shipped before: one five-way softmax, F2 threshold, the first 136 examples only
   single       one five-way softmax (no constraint stage, no risk features), F1.5, 228 examples
   norisk       two stages, but the constraint stage sees the word/cue features only
@@ -16,6 +21,9 @@ usage: python bench/classify_ablation.py [--seeds 3] [--variants shipped,previou
   heldout      + the 215 items of data/heldout_own.jsonl as extra training examples
   beta1, beta2 threshold by F1 / F2 instead of F1.5
   creg0.1, creg0.3  constraint-stage regularisation C=0.1 / C=0.3
+Type-stage ideas measured with the same protocol and not kept (rubric cue families for P/B/F/E, 45 more written
+examples, down-weighted word columns, class-prior offsets, other linear learners) are listed with their figures in
+aac/classifiers/models/trained.md ("What was tried").
 """
 
 from __future__ import annotations
@@ -32,7 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from aac.classifiers import training  # noqa: E402
 from aac.classifiers.datasets import heldout_own, load_gold, load_phrasing, own_examples  # noqa: E402
 from aac.classifiers.features import hash_tokens, item_tokens, to_csr  # noqa: E402
-from aac.classifiers.metrics import form_recall, summary  # noqa: E402
+from aac.classifiers.metrics import form_recall, prf, summary  # noqa: E402
 from aac.classifiers.paths import shared_data  # noqa: E402
 from aac.classifiers.risk import risk_tokens  # noqa: E402
 from aac.classifiers.training import FitOptions, choose_threshold, labels_from_proba  # noqa: E402
@@ -72,6 +80,14 @@ def variant(name: str):
         extra = [replace(d, source="own") for d in heldout_own()]
     elif name.startswith("beta"):
         opts = replace(opts, beta=float(name[4:]))
+    elif name in ("lr", "nb"):
+        opts = replace(opts, nb_blend=0.0 if name == "lr" else 1.0)
+    elif name.startswith("nbblend"):
+        opts = replace(opts, nb_blend=float(name[7:]))
+    elif name.startswith("nbalpha"):
+        opts = replace(opts, nb_alpha=float(name[7:]))
+    elif name.startswith("typereg"):
+        opts = replace(opts, c_reg=float(name[7:]))
     elif name.startswith("creg"):
         opts = replace(opts, c_stage_reg=float(name[4:]))
     elif name != "shipped":
@@ -93,7 +109,8 @@ def run(name, dev, seeds):
             labels = labels_from_proba(P, data, choose_threshold(P[:, 0], is_c, opts.beta))
             g = [k for k, d in enumerate(data) if d.source == "gold"]
             ph = [k for k, d in enumerate(data) if d.source == "phrasing"]
-            runs.append((summary([data[k].label for k in g], [labels[k] for k in g]),
+            gl, pl = [data[k].label for k in g], [labels[k] for k in g]
+            runs.append(({**summary(gl, pl), **{t: prf(gl, pl, t)[2] for t in "PBFE"}},
                          form_recall([data[k].label for k in ph], [labels[k] for k in ph], [data[k].form for k in ph])))
     finally:
         training._matrices = saved
@@ -103,18 +120,19 @@ def run(name, dev, seeds):
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seeds", type=int, default=3)
-    ap.add_argument("--variants", default="shipped,previous,single,norisk,riskonly,oldexamples,heldout,beta1,beta2,"
-                                          "creg0.1,creg0.3")
+    ap.add_argument("--variants", default="shipped,lr,nb,nbblend0.4,nbblend0.6,nbalpha0.2,nbalpha0.4,typereg0.5,typereg2,"
+                                          "previous,single,norisk,riskonly,oldexamples,heldout,beta1,beta2,creg0.1,creg0.3")
     args = ap.parse_args()
     dev = load_gold(shared_data() / "gold_dev.jsonl") + load_phrasing(shared_data() / "phrasing_dev.jsonl")
     print(f"grouped CV, {args.seeds} shuffles of 5 folds over {len(dev)} dev items; own examples in every training fold")
-    print(f"{'variant':12} {'C-rec':>6} {'C-prec':>6} {'C-F1':>6} {'mF1':>6} {'acc':>6} | decl  distr->C")
+    print(f"{'variant':12} {'C-rec':>6} {'C-prec':>6} {'C-F1':>6} {'mF1':>6} {'acc':>6} | decl  distr->C | F1 P B F E")
     for v in args.variants.split(","):
         runs = run(v, dev, range(1, args.seeds + 1))
         m = lambda k: np.mean([r[0][k] for r in runs])  # noqa: E731
         f = lambda k: np.mean([r[1].get(k, 0.0) for r in runs])  # noqa: E731
         print(f"{v:12} {m('c_rec'):6.2f} {m('c_prec'):6.2f} {m('c_f1'):6.2f} {m('macro_f1'):6.2f} {m('acc'):6.2f} | "
-              f"{f('declarative'):.2f}  {f('distractor_to_c'):.2f}", flush=True)
+              f"{f('declarative'):.2f}  {f('distractor_to_c'):.2f}     | " + " ".join(f"{m(t):.2f}" for t in "PBFE"),
+              flush=True)
 
 
 if __name__ == "__main__":

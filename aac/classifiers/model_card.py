@@ -14,11 +14,13 @@ from aac.classifiers.training import FitOptions, fit
 _FEATURES = ("hashed binary features: word unigrams, CJK character bigrams, words of the two nearest headings,",
              "hand-written cue families (prohibition, obligation, conditional, approval, stakes, procedural/episodic/",
              "preference/belief markers) and their conjunctions, and item shape.")
-_TWO_STAGE = ("Two logistic regressions (scikit-learn, L2, class-balanced). Constraint stage (binary logistic): the type",
+_TWO_STAGE = ("Two stages (scikit-learn, L2, class-balanced logistic regressions). Constraint stage (binary logistic): the type",
               "features plus the rubric's risk features (`aac/classifiers/risk.py`: what is at stake - approval gates,",
               "secrets, destruction, shared git history, production, external side effects, money, privacy, law,",
               "security, health, harm - crossed with deontic force and with section-heading families, and code-quality",
-              "counter-cues). Type stage (P/B/F/E softmax, shares 1 - P(C)) over the type features:", *_FEATURES)
+              "counter-cues). Type stage (P/B/F/E softmax, shares 1 - P(C)): the average of a logistic regression and a",
+              "multinomial naive Bayes (log feature frequencies per type, additive smoothing, uniform prior), one linear",
+              "map at prediction time, over the type features:", *_FEATURES)
 _ONE_STAGE = ("Logistic regression (scikit-learn, L2, class-balanced, one five-way softmax) over", *_FEATURES)
 
 
@@ -75,6 +77,9 @@ def train_and_write(out_dir: str | Path, gold: Sequence[Labelled], phrasing: Seq
         f"Weights stored as float16 ({path.stat().st_size / 1e6:.1f} MB). C decision: P(C) x authority weight",
         f">= {model.c_threshold:.2f}, the threshold with the best F{opts.beta:g} on constraints over grouped",
         "out-of-fold probabilities (own examples in every training fold, never scored).",
+        *([f"P/B/F/E scores divided by the temperature {json.loads(model.meta)['type_temperature']:g}, the one with the best "
+           "out-of-fold log-loss (calibrates the type shares; decisions unchanged)."]
+          if "type_temperature" in json.loads(model.meta) else []),
         "",
         "## Training data",
         f"- {len(own)} examples written for this package (`aac/classifiers/data/examples.jsonl`)",

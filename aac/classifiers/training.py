@@ -2,7 +2,8 @@
 
 Training uses scikit-learn (imported here only, never at prediction time). Two stages by default: a binary
 constraint model over type features + the rubric's risk features (strongly regularised), and a four-way
-model for P/B/F/E over the type features. The constraint threshold is picked on out-of-fold probabilities
+model for P/B/F/E over the type features (a logistic regression averaged with multinomial naive Bayes, its scores
+divided by a temperature chosen on out-of-fold log-loss). The constraint threshold is picked on out-of-fold probabilities
 (grouped folds: whole repositories / whole phrasing rules held out; the package's own written examples are in
 every training fold and never scored), as the threshold with the best out-of-fold F-beta on constraints
 (beta 1.5: recall counts a little more than precision; F2 called a third of gold items C at 0.36 precision).
@@ -33,6 +34,8 @@ class FitOptions:
     n_features: int = N_FEATURES
     gold_weight: float = 1.0  # sample weight of real gold items relative to written examples and phrasing items
     clusters: bool = False  # add HDBSCAN cluster-id features (needs the static embedding model at predict time)
+    nb_blend: float = 0.5  # share of multinomial naive Bayes in the P/B/F/E stage's weights (0: logistic only)
+    nb_alpha: float = 0.3  # additive smoothing of that naive Bayes
 
 
 def _matrix(data: Sequence[Labelled], n_features: int, clusters=None):
@@ -67,7 +70,7 @@ def _fit_all(Xt, Xc, y: np.ndarray, opts: FitOptions, w: np.ndarray) -> tuple:
     if Xc is None:
         return (*_fit_weights(Xt, y, opts, w), None, 0.0)
     rest = y != C_INDEX
-    W, b = _fit_weights(Xt[rest], y[rest], opts, w[rest])
+    W, b = _fit_type_stage(Xt[rest], y[rest], opts, w[rest])
     cw, cb = _fit_c_stage(Xc, y == C_INDEX, opts, w)
     return W, b, cw, cb
 
@@ -93,6 +96,38 @@ def _fit_weights(X, y: np.ndarray, opts: FitOptions, w: np.ndarray | None = None
     for j, k in enumerate(clf.classes_):
         W[used, k] = clf.coef_[j] if len(clf.classes_) > 2 else (clf.coef_[0] if j == 1 else -clf.coef_[0])
         b[k] = clf.intercept_[j] if len(clf.classes_) > 2 else 0.0
+    return W, b
+
+
+def _fit_naive_bayes(X, y: np.ndarray, alpha: float, w: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Multinomial naive Bayes as linear weights: log P(feature | type), uniform prior over the types present."""
+    used = np.unique(X.indices)
+    Xu = X[:, used]
+    w = np.ones(X.shape[0]) if w is None else np.asarray(w, dtype=np.float64)
+    W = np.zeros((X.shape[1], len(TYPES)), dtype=np.float32)
+    b = np.full(len(TYPES), -30.0, dtype=np.float32)
+    present = np.unique(y)
+    for k in present:
+        counts = alpha + np.asarray(Xu.T @ (w * (y == k))).ravel()
+        W[used, k] = np.log(counts / counts.sum())
+        b[k] = -np.log(len(present))
+    return W, b
+
+
+def _fit_type_stage(X, y: np.ndarray, opts: FitOptions, w: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """P/B/F/E weights: the logistic regression averaged with naive Bayes (``opts.nb_blend``), still one linear map.
+
+    Naive Bayes ranks by per-type word frequencies, which is steadier than the regression on a few hundred short
+    items; their average beat either alone in grouped CV (bench/classify_ablation.py: lr, nb).
+    """
+    W, b = _fit_weights(X, y, opts, w)
+    a = opts.nb_blend
+    if a <= 0:
+        return W, b
+    Wn, bn = _fit_naive_bayes(X, y, opts.nb_alpha, w)
+    absent = b <= -30.0
+    W, b = (a * Wn + (1 - a) * W).astype(np.float32), (a * bn + (1 - a) * b).astype(np.float32)
+    b[absent] = -30.0  # a type absent from training can never win
     return W, b
 
 
@@ -150,6 +185,29 @@ def choose_threshold(p_c: np.ndarray, is_c: np.ndarray, beta: float = 1.5) -> fl
     return round(best_t, 2)
 
 
+def choose_temperature(P: np.ndarray, y: np.ndarray) -> float:
+    """The temperature of the P/B/F/E stage with the best out-of-fold log-loss on the non-C items (NaN rows skipped).
+
+    Scaling the type scores by 1/T keeps every decision and only calibrates the shares of the four types: naive
+    Bayes sums many log-frequencies and is overconfident, which would inflate operators' procedure lane
+    (p(P) >= 0.5) and hide abstentions. softmax(s / T) is softmax(s) ** (1 / T) renormalised, so P suffices.
+    """
+    ok = ~np.isnan(P[:, C_INDEX]) & (y != C_INDEX)
+    if not ok.any():
+        return 1.0
+    q = np.delete(P[ok], C_INDEX, axis=1)
+    q = np.clip(q / q.sum(axis=1, keepdims=True), 1e-12, 1.0)
+    t = np.asarray([k - (k > C_INDEX) for k in y[ok]])
+    best, best_T = np.inf, 1.0
+    for T in np.arange(0.5, 5.01, 0.1):
+        lq = np.log(q) / T
+        lq -= lq.max(axis=1, keepdims=True)
+        nll = float(-(lq[np.arange(len(t)), t] - np.log(np.exp(lq).sum(axis=1))).mean())
+        if nll < best - 1e-9:
+            best, best_T = nll, float(T)
+    return round(best_T, 1)
+
+
 def fit(data: Sequence[Labelled], opts: FitOptions | None = None, extra_meta: dict | None = None,
         oof: np.ndarray | None = None) -> LinearModel:
     """Fit on all of ``data``; the C threshold comes from out-of-fold probabilities (computed unless given)."""
@@ -159,8 +217,14 @@ def fit(data: Sequence[Labelled], opts: FitOptions | None = None, extra_meta: di
     threshold = choose_threshold(P[:, C_INDEX], y == C_INDEX, opts.beta)
     Xt, Xc = _matrices(data, opts)
     W, b, cw, cb = _fit_all(Xt, Xc, y, opts, _weights(data, opts))
-    meta = {"clusters": opts.clusters, "n_train": len(data), "c_reg": opts.c_reg, "beta": opts.beta,
-            "two_stage": opts.two_stage, "c_stage_reg": opts.c_stage_reg,
+    temperature = choose_temperature(P, y) if cw is not None else 1.0
+    if temperature != 1.0:
+        absent = b <= -30.0
+        W, b = W / temperature, b / temperature
+        b[absent] = -30.0
+    meta = {"type_temperature": temperature, "clusters": opts.clusters, "n_train": len(data), "c_reg": opts.c_reg, "beta": opts.beta,
+            "two_stage": opts.two_stage, "c_stage_reg": opts.c_stage_reg, "nb_blend": opts.nb_blend,
+            "nb_alpha": opts.nb_alpha,
             "sources": sorted({d.source for d in data}), **(extra_meta or {})}
     return LinearModel(W, b, threshold, opts.n_features, json.dumps(meta), _clusters(data, opts), cw, cb)
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
-from aac.classifiers.base import ItemInput
+from aac.classifiers.base import TYPES, ItemInput
 from aac.classifiers.datasets import Labelled, own_examples
 from aac.classifiers.features import featurize, hash_tokens, item_tokens
 from aac.classifiers.linear import LinearModel, decide, risk_adjust
@@ -83,3 +85,74 @@ def test_cluster_features_round_trip_and_assign_each_item(tmp_path):
     with np.load(tmp_path / "c.npz") as z:
         again = ClusterModel.from_arrays(z)
     assert (again.assign(items[:7]) == ids).all()
+
+
+def _toy_matrix():
+    from scipy.sparse import csr_matrix
+
+    # four items over three features; feature 0 only in type P (1), feature 2 only in type B (2)
+    X = csr_matrix(np.asarray([[1, 1, 0], [1, 0, 0], [0, 1, 1], [0, 0, 1]], dtype=np.float32))
+    y = np.asarray([1, 1, 2, 2])
+    return X, y
+
+
+def test_naive_bayes_weights_are_smoothed_log_frequencies():
+    from aac.classifiers.training import _fit_naive_bayes
+
+    X, y = _toy_matrix()
+    W, b = _fit_naive_bayes(X, y, alpha=0.5)
+    # type P: counts (2, 1, 0) + 0.5 -> (2.5, 1.5, 0.5) / 4.5
+    assert np.allclose(W[:, 1], np.log(np.asarray([2.5, 1.5, 0.5]) / 4.5), atol=1e-6)
+    assert np.allclose(W[:, 2], np.log(np.asarray([0.5, 1.5, 2.5]) / 4.5), atol=1e-6)
+    assert np.allclose(b[[1, 2]], -np.log(2))  # uniform prior over the types present
+    assert (b[[0, 3, 4]] == -30.0).all()  # absent types can never win
+
+
+def test_naive_bayes_counts_follow_sample_weights():
+    from aac.classifiers.training import _fit_naive_bayes
+
+    X, y = _toy_matrix()
+    W, _ = _fit_naive_bayes(X, y, alpha=1.0, w=np.asarray([3.0, 1.0, 1.0, 1.0]))
+    # type P: weighted counts (4, 3, 0) + 1 -> (5, 4, 1) / 10
+    assert np.allclose(W[:, 1], np.log(np.asarray([5.0, 4.0, 1.0]) / 10), atol=1e-6)
+
+
+def test_type_stage_blend_is_the_weighted_average_and_keeps_absent_types_out():
+    from aac.classifiers.training import _fit_naive_bayes, _fit_type_stage, _fit_weights
+
+    X, y = _toy_matrix()
+    lr_only = _fit_type_stage(X, y, FitOptions(nb_blend=0.0))
+    W_lr, b_lr = _fit_weights(X, y, FitOptions())
+    assert np.allclose(lr_only[0], W_lr) and np.allclose(lr_only[1], b_lr)
+    W, b = _fit_type_stage(X, y, FitOptions(nb_blend=0.25, nb_alpha=0.3))
+    W_nb, b_nb = _fit_naive_bayes(X, y, 0.3)
+    assert np.allclose(W, 0.25 * W_nb + 0.75 * W_lr, atol=1e-5)
+    assert np.allclose(b[[1, 2]], (0.25 * b_nb + 0.75 * b_lr)[[1, 2]], atol=1e-5)
+    assert (b[[0, 3, 4]] == -30.0).all()
+    # the blended stage still separates the toy types: feature 0 points to P, feature 2 to B
+    assert W[0, 1] > W[0, 2] and W[2, 2] > W[2, 1]
+
+
+def test_two_stage_model_with_naive_bayes_types_clear_fixed_items():
+    model = fit(own_examples(), FitOptions(folds=2))
+    meta = json.loads(model.meta)
+    assert meta["nb_blend"] == 0.5 and 0.5 <= meta["type_temperature"] <= 5.0
+    items = [ItemInput("Run `pnpm test` in the web folder before you push.", section=("Testing",)),
+             ItemInput("The backend is a FastAPI service backed by PostgreSQL.", section=("Architecture",)),
+             ItemInput("Prefer small, descriptive function names over abbreviations.", section=("Code style",))]
+    labels = [TYPES[k] for k in decide(risk_adjust(model.probabilities(items), ["unknown"] * 3, model.c_threshold))]
+    assert labels == ["P", "B", "F"]
+
+
+def test_choose_temperature_softens_overconfident_and_sharpens_timid_type_shares():
+    from aac.classifiers.training import choose_temperature
+
+    # columns C, P, B, F, E; C share 0 (the type stage alone), one row per item
+    sure = np.asarray([[0.0, 0.97, 0.01, 0.01, 0.01]] * 10)
+    wrong_4_of_10 = np.asarray([1] * 6 + [2] * 4)  # P predicted with 0.97 but right only 6 times in 10
+    assert choose_temperature(sure, wrong_4_of_10) > 1.5
+    timid = np.asarray([[0.0, 0.4, 0.2, 0.2, 0.2]] * 10)
+    assert choose_temperature(timid, np.asarray([1] * 10)) == 0.5  # always right: sharpen to the grid's floor
+    # constraint items and never-scored rows (NaN) are ignored
+    mixed = np.vstack([sure, np.full((3, 5), np.nan), [[0.9, 0.1, 0.0, 0.0, 0.0]]])
+    assert choose_temperature(mixed, np.concatenate([wrong_4_of_10, [1, 1, 1], [0]])) == choose_temperature(sure, wrong_4_of_10)
