@@ -139,7 +139,8 @@ class EngineStats:
 class CrawlEngine:
     def __init__(self, search: SearchFn, model: LossModel | None = None, prior: SizePrior | None = None,
                  per_page: int = PER_PAGE, result_cap: int = RESULT_CAP, verify: bool = True,
-                 on_request: Callable[[], None] | None = None, reserve: Callable[[int], None] | None = None):
+                 on_request: Callable[[], None] | None = None, reserve: Callable[[int], None] | None = None,
+                 file_sizes: Callable[[dict[tuple[str, str], Hit]], dict[tuple[str, str], int]] | None = None):
         self.search = search
         self.model = model or LossModel(result_cap=result_cap, per_page=per_page)
         self.prior = prior if prior is not None else SizePrior()
@@ -149,6 +150,7 @@ class CrawlEngine:
         self.stats = EngineStats()
         self.on_request = on_request
         self.reserve = reserve
+        self.file_sizes = file_sizes
         self.smallest_first = False
         self._unverified: list[tuple[str, RangeResult, Sink]] = []
 
@@ -216,10 +218,18 @@ class CrawlEngine:
                     hits.setdefault(h.key, h)
         return RangeResult(rng, hits, reported, pages, complete, self.stats.requests - start)
 
+    def _sizes(self, hits: dict[tuple[str, str], Hit]) -> list[int] | None:
+        """Exact sizes of ``hits`` from ``file_sizes`` (None without it)."""
+        if self.file_sizes is None:
+            return None
+        return list(self.file_sizes(hits).values())
+
     # ---- verification --------------------------------------------------------------------------------
     def _verify(self, query: str, rng: SizeRange, hits: dict, records: list[LeafRecord]) -> int:
         """Fetch both halves; record in the model whether they found more. Returns files the leaf missed."""
-        halves = rng.halves(self.prior)
+        sizes = self._sizes(hits)  # exact sizes cut the leaf into halves of equal count
+        halves = (rng.halves_by_sizes(sizes, self.model.loss_rate(), self.per_page) if sizes else None) \
+            or rng.halves(self.prior)
         if halves is None:
             return 0
         before = self.stats.requests
@@ -263,23 +273,28 @@ class CrawlEngine:
             lossy_before = self.model.lossy_min
             if self.verify and res.complete and self.model.needs_check(len(hits)):
                 lost = self._verify(query, rng, hits, records)
-            elif self.verify and res.complete and self.model.optimistic(len(hits)):
+            elif self.verify and res.complete and self.model.may_need_check(len(hits)):
                 self._unverified.append((query, res, sink))
             sat = saturated(rng, len(res.hits), self.result_cap) or (not res.complete and rng.width == 1)
             self.stats.saturated += sat
             self.stats.leaves += 1
             records.append(LeafRecord(query, rng, "leaf", res.reported_total, res.pages, len(res.hits), lost, sat))
+            sizes = self._sizes(hits)  # before the sink, which can take the contents from the same download
             sink.leaf_done(query, records, hits)
+            plan.add_sizes(rng, sizes)
             if self.model.lossy_min != lossy_before:
                 self._recheck()
         self.stats.per_query[query] = self.stats.per_query.get(query, 0) + self.stats.requests - before
         return True
 
     def _recheck(self) -> None:
-        """A loss was just found: leaves accepted on optimism that are now above the safe size get their check."""
+        """A loss was just found (or a smaller one): leaves accepted unchecked that are now above the safe size
+        get their check; the others stay pending, as a later loss at a smaller size can still condemn them."""
         pending, self._unverified = self._unverified, []
         for query, res, sink in pending:
             if not self.model.needs_check(len(res.hits)):
+                if self.model.may_need_check(len(res.hits)):
+                    self._unverified.append((query, res, sink))
                 continue
             hits = dict(res.hits)
             records: list[LeafRecord] = []
@@ -289,7 +304,7 @@ class CrawlEngine:
 
     def _finish(self, plan: SweepPlan) -> None:
         if plan.leaves and sum(n for _, n in plan.leaves) >= self.per_page:
-            self.prior.add_query(plan.leaves)
+            self.prior.add_query(plan.leaves, plan.sizes if plan.sizes_complete() else None)
 
     def crawl_query(self, query: str, sink: Sink, done: list[tuple[SizeRange, int]] | None = None,
                     lo: int = 0, hi: int = MAX_INDEXED, root_total: int | None = None,
