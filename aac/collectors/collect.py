@@ -237,6 +237,7 @@ class CorpusSink:
 
     def split(self, query: str, record: LeafRecord, hits: dict[tuple[str, str], Hit]) -> None:
         self._write_hits(record.query_id, query, hits)
+        self._prefetched.clear()
         self._write_frontier(query, [record])
         self.totals.splits += 1
         self.totals.files = len(self.owner)

@@ -263,6 +263,8 @@ class CrawlEngine:
         res = self.fetch_range(query, rng, plan, expect=self.model.target())
         outcome = plan.observe(Observation(rng, res.reported_total, len(res.hits), res.complete))
         if outcome == "split":
+            if rng == SizeRange(plan.lo, plan.hi) and not plan.leaves:
+                plan.add_sample(self._sizes(res.hits))
             self.stats.splits += 1
             self.stats.probes_wasted += res.requests
             sink.split(query, LeafRecord(query, rng, "split", res.reported_total, res.pages, len(res.hits)), res.hits)
@@ -287,13 +289,16 @@ class CrawlEngine:
         self.stats.per_query[query] = self.stats.per_query.get(query, 0) + self.stats.requests - before
         return True
 
-    def _recheck(self) -> None:
-        """A loss was just found (or a smaller one): leaves accepted unchecked that are now above the safe size
-        get their check; the others stay pending, as a later loss at a smaller size can still condemn them."""
-        pending, self._unverified = self._unverified, []
+    def _recheck(self, settle: bool = False) -> None:
+        """Check the leaves accepted unchecked that now need it: after a loss was found (or a smaller one), those
+        above the new safe size; with ``settle`` (a query ends) also those that passed only on optimism, smallest
+        first, as one clean check vouches for the rest — a crawl must not end, or be killed, with leaves no check
+        backs. The others stay pending, as a later loss at a smaller size can still condemn them."""
+        pending, self._unverified = sorted(self._unverified, key=lambda e: len(e[1].hits)), []
         for query, res, sink in pending:
-            if not self.model.needs_check(len(res.hits)):
-                if self.model.may_need_check(len(res.hits)):
+            n = len(res.hits)
+            if not (self.model.needs_check(n) or (settle and self.model.optimistic(n))):
+                if self.model.may_need_check(n):
                     self._unverified.append((query, res, sink))
                 continue
             hits = dict(res.hits)
@@ -303,6 +308,8 @@ class CrawlEngine:
             sink.leaf_done(query, records, hits)  # same leaf again: its part is rewritten with the union
 
     def _finish(self, plan: SweepPlan) -> None:
+        if self.verify:
+            self._recheck(settle=True)
         if plan.leaves and sum(n for _, n in plan.leaves) >= self.per_page:
             self.prior.add_query(plan.leaves, plan.sizes if plan.sizes_complete() else None)
 

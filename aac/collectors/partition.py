@@ -401,6 +401,8 @@ class SweepPlan:
         self.predicted: float | None = None
         self._last_scale: float | None = None
         self.sizes: list[int] = []  # exact sizes of this query's files over [sized_from, pos), sorted
+        self.sample: list[float] = []  # u of the root probe's files: a random sample of the query's sizes
+        self._mix = False  # the current prediction comes from the sample (see _sample_count)
         self.sized_from = lo
         for rng, n in sorted(done or []):
             if rng.lo == self.pos:
@@ -441,7 +443,9 @@ class SweepPlan:
         hi = max(self.pos + 1, min(hi, self.hi))
         if self.predicted is not None and w > 0:  # the prediction for the range actually asked
             prior = self.prior if self.prior is not None and self.prior.ready else None
-            if prior is not None and self._last_scale is not None:
+            if prior is not None and self._mix:
+                self.predicted = self._sample_count(prior, u0, u_of(hi))
+            elif prior is not None and self._last_scale is not None:
                 self.predicted = self._last_scale * prior.mass(u0, u_of(hi))
             else:
                 self.predicted *= (u_of(hi) - u0) / w
@@ -465,6 +469,26 @@ class SweepPlan:
         for x in sizes:
             if rng.lo <= x < rng.hi:
                 insort(self.sizes, x)
+
+    def add_sample(self, sizes: list[int] | None) -> None:
+        """The exact sizes of the root probe's files. Search order does not depend on size, so they are a
+        random sample of the query: until its own leaves measure it, it places the query's first leaves."""
+        self.sample = sorted(u_of(x) for x in sizes or [])
+
+    SAMPLE_PSEUDO = 20.0  # weight (in sampled files) of the prior's shape in the sample's distribution
+
+    def _sample_count(self, prior: SizePrior, u0: float, u1: float) -> float:
+        """Files expected in [u0, u1): the query's estimated total times the sample's share there, smoothed
+        toward the prior's share (a hundred files place a range only roughly)."""
+        k = bisect_left(self.sample, u1) - bisect_left(self.sample, u0)
+        share = prior.mass(u0, u1) / max(prior.mass(0.0, u_of(self.hi)), 1e-12)
+        a = self.SAMPLE_PSEUDO
+        return (self.root_estimate or 0.0) * (k + a * share) / (len(self.sample) + a)
+
+    def _use_sample(self, prior: SizePrior | None) -> bool:
+        return (prior is not None and len(self.sample) >= PER_PAGE // 2 and self.root_estimate is not None
+                and self._own_scale(prior) is None
+                and (self.last_split is None or self.last_split.rng == SizeRange(self.lo, self.hi)))
 
     def sizes_complete(self) -> bool:
         return self.sized_from == self.lo and self.finished
@@ -523,7 +547,7 @@ class SweepPlan:
 
     def _tail_is_small(self, u_hi: float) -> bool:
         prior = self.prior if self.prior is not None and self.prior.ready else None
-        if prior is None or self._last_scale is None or self.last_split is not None:
+        if prior is None or self._last_scale is None or self.last_split is not None or self._mix:
             return False
         rest = self._last_scale * prior.mass(u_hi, u_of(self.hi))
         return rest < self.TAIL * self.model.target()
@@ -546,6 +570,18 @@ class SweepPlan:
         elif last is not None and (prior is None or not prior.learned):
             cap = max(last[0].u_width * self.GROWTH, 1e-6)
 
+        self._mix = self._use_sample(prior)
+        if self._mix:
+            top = u_of(self.hi)
+            if self._sample_count(prior, u0, top) <= target:
+                return top - u0
+            a, b = u0, top  # the count grows with the width: bisect for the target
+            for _ in range(50):
+                m = (a + b) / 2
+                a, b = (m, b) if self._sample_count(prior, u0, m) < target else (a, m)
+            w = min(b - u0, cap)
+            self.predicted = self._sample_count(prior, u0, u0 + w)
+            return w
         if prior is not None:
             scale = self._scale(prior)
             self._last_scale = scale
