@@ -6,12 +6,15 @@
 A generated snapshot (``aac emulator generate`` shape) is served by the GitHub emulator under profile
 ``github`` (undercounting total_count, wide ranges that silently lose files, unstable order, incomplete pages,
 secondary limits, 5xx) on a virtual clock. Every strategy runs every platform query of the registry through the
-same PyGithub client (own token each), in *search-only* mode: file contents come from the raw route, which
-costs no search quota, so the bench skips them. Ground truth is the emulator's own index (every indexable file
-matching a query, without pathologies).
+same PyGithub client (own token each). File contents come from the raw route, which costs no search quota:
+``aac`` downloads every hit once there, as the real crawl does, because the exact file sizes sharpen its
+partitioning (``--no-sizes``: search-only, partitioning from leaf counts alone); the peers never need contents,
+so they run search-only. Ground truth is the emulator's own index (every indexable file matching a query,
+without pathologies); the raw downloads read only what a client can read.
 
 Strategies:
-- ``aac``: :mod:`aac.collectors.partition` (sweep, probe = page 1, verify by halves, learned loss model).
+- ``aac``: :mod:`aac.collectors.partition` (sweep, probe = page 1, verify by halves, learned loss model, exact
+  sizes from the raw route).
 - ``strata``: fixed narrow size strata over [0, 384 KB), every page of each, as ipa-lab/github-searcher does
   (its default stratum is 1 byte, i.e. 393,216 queries per search; we use ``--stratum`` bytes, 1024 by default).
 - ``chunk``: halve/double chunk scan as thekevinscott/github-data-file-fetcher: probe a size chunk, halve it
