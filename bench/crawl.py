@@ -6,12 +6,15 @@
 A generated snapshot (``aac emulator generate`` shape) is served by the GitHub emulator under profile
 ``github`` (undercounting total_count, wide ranges that silently lose files, unstable order, incomplete pages,
 secondary limits, 5xx) on a virtual clock. Every strategy runs every platform query of the registry through the
-same PyGithub client (own token each), in *search-only* mode: file contents come from the raw route, which
-costs no search quota, so the bench skips them. Ground truth is the emulator's own index (every indexable file
-matching a query, without pathologies).
+same PyGithub client (own token each). File contents come from the raw route, which costs no search quota:
+``aac`` downloads every hit once there, as the real crawl does, because the exact file sizes sharpen its
+partitioning (``--no-sizes``: search-only, partitioning from leaf counts alone); the peers never need contents,
+so they run search-only. Ground truth is the emulator's own index (every indexable file matching a query,
+without pathologies); the raw downloads read only what a client can read.
 
 Strategies:
-- ``aac``: :mod:`aac.collectors.partition` (sweep, probe = page 1, verify by halves, learned loss model).
+- ``aac``: :mod:`aac.collectors.partition` (sweep, probe = page 1, verify by halves, learned loss model, exact
+  sizes from the raw route).
 - ``strata``: fixed narrow size strata over [0, 384 KB), every page of each, as ipa-lab/github-searcher does
   (its default stratum is 1 byte, i.e. 393,216 queries per search; we use ``--stratum`` bytes, 1024 by default).
 - ``chunk``: halve/double chunk scan as thekevinscott/github-data-file-fetcher: probe a size chunk, halve it
@@ -30,15 +33,16 @@ import argparse
 import math
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from aac.collectors.collect import platform_queries  # noqa: E402
-from aac.collectors.crawl import CrawlEngine, NullSink  # noqa: E402
+from aac.collectors.crawl import CrawlEngine, Hit, NullSink  # noqa: E402
 from aac.collectors.emulator import EmulatorServer, generate_snapshot  # noqa: E402
 from aac.collectors.emulator.query import parse_query  # noqa: E402
-from aac.collectors.github import GitHubClient  # noqa: E402
+from aac.collectors.github import GitHubClient, GitHubError  # noqa: E402
 from aac.collectors.partition import MAX_INDEXED, SizeRange  # noqa: E402
 
 
@@ -48,6 +52,31 @@ def truth(srv: EmulatorServer, queries: list[str]) -> set[tuple[str, str]]:
         for f in srv.api.index.match(parse_query(q)):
             want.add((f.repo.full_name, f.path))
     return want
+
+
+class RawSizes:
+    """Exact file sizes for the partitioner, from each hit's content on the raw route, as the real crawl
+    downloads it anyway (no search quota; each file once, in ``workers`` threads like ``fetch_workers``)."""
+
+    def __init__(self, client: GitHubClient, workers: int = 8):
+        self.client = client
+        self.known: dict[tuple[str, str], int | None] = {}
+        self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="bench-raw")
+        self.downloads = 0
+
+    def _size(self, hit: Hit) -> int | None:
+        try:
+            data = self.client.raw(hit.repo, hit.ref or "HEAD", hit.path)
+        except GitHubError:
+            return None
+        return None if data is None else len(data)
+
+    def __call__(self, hits: dict[tuple[str, str], Hit]) -> dict[tuple[str, str], int]:
+        todo = [h for k, h in hits.items() if k not in self.known]
+        for h, size in zip(todo, self.pool.map(self._size, todo)):
+            self.known[h.key] = size
+        self.downloads += len(todo)
+        return {k: self.known[k] for k in hits if self.known.get(k) is not None}
 
 
 def run_aac(engine: CrawlEngine, queries: list[str]) -> dict:
@@ -100,17 +129,23 @@ def run_seed(args, seed: int) -> dict[str, tuple[float, float]]:
         n = len(want)
         lb = math.ceil(n / 100)
         print(f"snapshot: {args.files} files (seed {seed}), {len(queries)} platform queries, N = {n} indexable "
-              f"matching files, lower bound ceil(N/100) = {lb} search requests; profile github; search-only "
-              f"(raw content skipped: it costs no search quota)  [setup {time.time() - t0:.0f} s]")
+              f"matching files, lower bound ceil(N/100) = {lb} search requests; profile github; "
+              f"{'search-only' if args.no_sizes else 'aac downloads each hit from the raw route for its size'} "
+              f"(raw content costs no search quota)  [setup {time.time() - t0:.0f} s]")
         print(f"{'strategy':<8} {'recall':>8} {'requests':>9} {'bound':>6} {'ratio':>6} {'overhead':>9} "
               f"{'hours@10/min':>12} {'wall s':>7}  notes")
         for name in args.only.split(","):
             client = GitHubClient([f"bench-token-{name}"], api_url=srv.url, clock=srv.clock)
             before = srv.stats["search_requests"]
-            engine = CrawlEngine(client.search_code, reserve=lambda k, c=client: c.reserve("search", k))
+            sizes = RawSizes(client) if name == "aac" and not args.no_sizes else None
+            engine = CrawlEngine(client.search_code, reserve=lambda k, c=client: c.reserve("search", k),
+                                 file_sizes=sizes)
             t1 = time.time()
             if name == "aac":
                 out = run_aac(engine, queries)
+                if sizes is not None:
+                    out["note"] += f"; {sizes.downloads} raw downloads for sizes"
+                    sizes.pool.shutdown()
             elif name == "strata":
                 out = run_strata(engine, queries, args.stratum)
             elif name == "chunk":
@@ -134,6 +169,8 @@ def main() -> None:
     ap.add_argument("--stratum", type=int, default=1024)
     ap.add_argument("--chunk", type=int, default=1024)
     ap.add_argument("--only", default="aac,strata,chunk")
+    ap.add_argument("--no-sizes", action="store_true",
+                    help="aac without file sizes (search-only: partition from leaf counts alone)")
     args = ap.parse_args()
     seeds = [int(s) for s in args.seeds.split(",")] if args.seeds else [args.seed]
     results = [run_seed(args, seed) for seed in seeds]

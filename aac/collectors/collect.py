@@ -132,6 +132,7 @@ class CorpusSink:
         self.owner = self._owners("artifacts", "artifact_id")  # artifact_id -> part that holds it
         self.repo_owner = self._owners("repos", "full_name")
         self.rows = frontier_rows(corpus)  # query -> query_id -> crawl_queries row
+        self._prefetched: dict[str, bytes | None] = {}  # contents fetched for sizes, until the leaf is written
 
     def _owners(self, table: str, key: str) -> dict[str, str]:
         out: dict[str, str] = {}
@@ -148,11 +149,27 @@ class CorpusSink:
         learn_model(self.rows, model)
 
     # ---- writing -----------------------------------------------------------------------------------
+    def sizes(self, hits: dict[tuple[str, str], Hit]) -> dict[tuple[str, str], int]:
+        """Exact sizes of ``hits`` for the partitioner, from their contents; the contents are kept until the
+        leaf is written, so each file is still downloaded once."""
+        got = self._contents(list(hits.values()))
+        self._prefetched.update(got)
+        return {k: len(raw) for k, h in hits.items()
+                if (raw := got.get(artifact_id(h.repo, h.path))) is not None}
+
     def _contents(self, hits: list[Hit]) -> dict[str, bytes | None]:
-        """artifact_id -> bytes for ``hits``: the previous corpus' copy when the blob sha is unchanged, else
-        downloaded (in a thread pool when ``fetch_workers > 1``; results do not depend on completion order)."""
-        out: dict[str, bytes | None] = self.reuse.lookup(hits) if self.reuse is not None else {}
-        self.totals.reused += len(out)
+        """artifact_id -> bytes for ``hits``: already fetched for :meth:`sizes`, the previous corpus' copy when
+        the blob sha is unchanged, else downloaded (in a thread pool when ``fetch_workers > 1``; results do not
+        depend on completion order)."""
+        out: dict[str, bytes | None] = {}
+        for h in hits:
+            aid = artifact_id(h.repo, h.path)
+            if aid in self._prefetched:
+                out[aid] = self._prefetched[aid]
+        rest = [h for h in hits if artifact_id(h.repo, h.path) not in out]
+        reused = self.reuse.lookup(rest) if self.reuse is not None and rest else {}
+        self.totals.reused += len(reused)
+        out.update(reused)
         todo = [h for h in hits if artifact_id(h.repo, h.path) not in out]
         if self.fetch_content is None or not todo:
             return out
@@ -217,6 +234,7 @@ class CorpusSink:
     def leaf_done(self, query: str, records: list[LeafRecord], hits: dict[tuple[str, str], Hit]) -> None:
         leaf = records[-1]
         self._write_hits(leaf.query_id, query, hits)
+        self._prefetched.clear()
         self._write_frontier(query, records)
         self.totals.partitions += 1
         self.totals.checks += sum(r.role == "check" for r in records)
@@ -228,6 +246,7 @@ class CorpusSink:
 
     def split(self, query: str, record: LeafRecord, hits: dict[tuple[str, str], Hit]) -> None:
         self._write_hits(record.query_id, query, hits)
+        self._prefetched.clear()
         self._write_frontier(query, [record])
         self.totals.splits += 1
         self.totals.files = len(self.owner)
@@ -302,7 +321,8 @@ def crawl_queries_into(corpus: Corpus, search: SearchFn, queries: list[tuple[str
     reuse = PreviousContent(previous) if other and reuse_content else None
     sink = CorpusSink(corpus, {q: p for p, q in queries}, fetch_content, fetch_repo, on_progress,
                       reuse=reuse, fetch_workers=fetch_workers, fetch_repos=fetch_repos)
-    engine = CrawlEngine(search, reserve=reserve)
+    # exact file sizes (from the contents the sink downloads anyway) sharpen the partitioner's predictions
+    engine = CrawlEngine(search, reserve=reserve, file_sizes=sink.sizes if fetch_content is not None else None)
     sink.rebuild_model(engine.model)
     seeds: dict[str, list[SizeRange]] = {}
     if other:

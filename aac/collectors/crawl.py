@@ -139,7 +139,8 @@ class EngineStats:
 class CrawlEngine:
     def __init__(self, search: SearchFn, model: LossModel | None = None, prior: SizePrior | None = None,
                  per_page: int = PER_PAGE, result_cap: int = RESULT_CAP, verify: bool = True,
-                 on_request: Callable[[], None] | None = None, reserve: Callable[[int], None] | None = None):
+                 on_request: Callable[[], None] | None = None, reserve: Callable[[int], None] | None = None,
+                 file_sizes: Callable[[dict[tuple[str, str], Hit]], dict[tuple[str, str], int]] | None = None):
         self.search = search
         self.model = model or LossModel(result_cap=result_cap, per_page=per_page)
         self.prior = prior if prior is not None else SizePrior()
@@ -149,6 +150,7 @@ class CrawlEngine:
         self.stats = EngineStats()
         self.on_request = on_request
         self.reserve = reserve
+        self.file_sizes = file_sizes
         self.smallest_first = False
         self._unverified: list[tuple[str, RangeResult, Sink]] = []
 
@@ -216,10 +218,18 @@ class CrawlEngine:
                     hits.setdefault(h.key, h)
         return RangeResult(rng, hits, reported, pages, complete, self.stats.requests - start)
 
+    def _sizes(self, hits: dict[tuple[str, str], Hit]) -> list[int] | None:
+        """Exact sizes of ``hits`` from ``file_sizes`` (None without it)."""
+        if self.file_sizes is None:
+            return None
+        return list(self.file_sizes(hits).values())
+
     # ---- verification --------------------------------------------------------------------------------
     def _verify(self, query: str, rng: SizeRange, hits: dict, records: list[LeafRecord]) -> int:
         """Fetch both halves; record in the model whether they found more. Returns files the leaf missed."""
-        halves = rng.halves(self.prior)
+        sizes = self._sizes(hits)  # exact sizes cut the leaf into halves of equal count
+        halves = (rng.halves_by_sizes(sizes, self.model.loss_rate(), self.per_page) if sizes else None) \
+            or rng.halves(self.prior)
         if halves is None:
             return 0
         before = self.stats.requests
@@ -253,6 +263,8 @@ class CrawlEngine:
         res = self.fetch_range(query, rng, plan, expect=self.model.target())
         outcome = plan.observe(Observation(rng, res.reported_total, len(res.hits), res.complete))
         if outcome == "split":
+            if rng == SizeRange(plan.lo, plan.hi) and not plan.leaves:
+                plan.add_sample(self._sizes(res.hits))
             self.stats.splits += 1
             self.stats.probes_wasted += res.requests
             sink.split(query, LeafRecord(query, rng, "split", res.reported_total, res.pages, len(res.hits)), res.hits)
@@ -263,23 +275,31 @@ class CrawlEngine:
             lossy_before = self.model.lossy_min
             if self.verify and res.complete and self.model.needs_check(len(hits)):
                 lost = self._verify(query, rng, hits, records)
-            elif self.verify and res.complete and self.model.optimistic(len(hits)):
+            elif self.verify and res.complete and self.model.may_need_check(len(hits)):
                 self._unverified.append((query, res, sink))
             sat = saturated(rng, len(res.hits), self.result_cap) or (not res.complete and rng.width == 1)
             self.stats.saturated += sat
             self.stats.leaves += 1
             records.append(LeafRecord(query, rng, "leaf", res.reported_total, res.pages, len(res.hits), lost, sat))
+            sizes = self._sizes(hits)  # before the sink, which can take the contents from the same download
             sink.leaf_done(query, records, hits)
+            plan.add_sizes(rng, sizes)
             if self.model.lossy_min != lossy_before:
                 self._recheck()
         self.stats.per_query[query] = self.stats.per_query.get(query, 0) + self.stats.requests - before
         return True
 
-    def _recheck(self) -> None:
-        """A loss was just found: leaves accepted on optimism that are now above the safe size get their check."""
-        pending, self._unverified = self._unverified, []
+    def _recheck(self, settle: bool = False) -> None:
+        """Check the leaves accepted unchecked that now need it: after a loss was found (or a smaller one), those
+        above the new safe size; with ``settle`` (a query ends) also those that passed only on optimism, smallest
+        first, as one clean check vouches for the rest — a crawl must not end, or be killed, with leaves no check
+        backs. The others stay pending, as a later loss at a smaller size can still condemn them."""
+        pending, self._unverified = sorted(self._unverified, key=lambda e: len(e[1].hits)), []
         for query, res, sink in pending:
-            if not self.model.needs_check(len(res.hits)):
+            n = len(res.hits)
+            if not (self.model.needs_check(n) or (settle and self.model.optimistic(n))):
+                if self.model.may_need_check(n):
+                    self._unverified.append((query, res, sink))
                 continue
             hits = dict(res.hits)
             records: list[LeafRecord] = []
@@ -288,8 +308,10 @@ class CrawlEngine:
             sink.leaf_done(query, records, hits)  # same leaf again: its part is rewritten with the union
 
     def _finish(self, plan: SweepPlan) -> None:
+        if self.verify:
+            self._recheck(settle=True)
         if plan.leaves and sum(n for _, n in plan.leaves) >= self.per_page:
-            self.prior.add_query(plan.leaves)
+            self.prior.add_query(plan.leaves, plan.sizes if plan.sizes_complete() else None)
 
     def crawl_query(self, query: str, sink: Sink, done: list[tuple[SizeRange, int]] | None = None,
                     lo: int = 0, hi: int = MAX_INDEXED, root_total: int | None = None,

@@ -23,6 +23,12 @@ adjacent completed leaf (its exact fetched count), shaped by the size distributi
 finished (:class:`SizePrior`). Resume needs only the completed leaves: the sweep position is the end of the
 covered prefix.
 
+When the crawl knows the **exact size** of each fetched file (it downloads every hit's content from the raw
+route, which costs no search quota), three things sharpen: the prior is learned from the sizes themselves, not
+from leaf counts; the query's local scale is measured on its own last few hundred files below the sweep
+(``SweepPlan.add_sizes``); and a check cuts its leaf where the two parts cost the fewest pages
+(``SizeRange.halves_by_sizes``), not where the prior guesses the middle is.
+
 A re-crawl can be **seeded** with the leaves of the previous crawl of the same query: each seed range is asked
 as it is (no root probe, no narrowing from scratch), and the usual rules still apply to what comes back, so a
 seed that has grown past the limit is split and one that grew past the proven-clean size is verified.
@@ -31,7 +37,8 @@ seed that has grown past the limit is split and one that grew past the proven-cl
 from __future__ import annotations
 
 import math
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right, insort
+from collections import Counter
 from dataclasses import dataclass, field
 
 MAX_INDEXED = 384 * 1024  # files of this size and larger are not in the code-search index
@@ -81,6 +88,27 @@ class SizeRange:
         mid = min(max(mid, self.lo + 1), self.hi - 1)
         return SizeRange(self.lo, mid), SizeRange(mid, self.hi)
 
+    def halves_by_sizes(self, sizes: list[int], slack: float = 0.0,
+                        per_page: int = PER_PAGE) -> tuple["SizeRange", "SizeRange"] | None:
+        """Two parts of the range cut where the exact sizes of its files (``sizes``) make them cost the fewest
+        pages, the most even such cut; ``slack`` is the share of files the range may have missed (each part is
+        priced as if it held that many more). None for a 1-byte range or when no size falls inside."""
+        inside = sorted(x for x in sizes if self.lo <= x < self.hi)
+        if self.width < 2 or not inside:
+            return None
+        n = len(inside)
+
+        def pages(k: int) -> int:  # a part of k files: k // per_page + 1 pages (a full last page needs one more)
+            return int(k * (1.0 + slack)) // per_page + 1
+
+        best, best_key = None, None
+        for mid in sorted({min(max(x, self.lo + 1), self.hi - 1) for x in inside} | {self.lo + 1, self.hi - 1}):
+            a = bisect_left(inside, mid)
+            key = (pages(a) + pages(n - a), abs(2 * a - n))
+            if best_key is None or key < best_key:
+                best, best_key = mid, key
+        return SizeRange(self.lo, best), SizeRange(best, self.hi)
+
     @property
     def u_width(self) -> float:
         return u_of(self.hi) - u_of(self.lo)
@@ -125,7 +153,8 @@ class LossModel:
         self.checks += 1
         self.lost_found += lost
         if lost > 0:
-            self.lossy_min = n if self.lossy_min is None else min(self.lossy_min, n)
+            held = n + lost  # the threshold is on the files a range holds, not on those it showed
+            self.lossy_min = held if self.lossy_min is None else min(self.lossy_min, held)
             self.max_loss_fraction = max(self.max_loss_fraction, lost / max(1, n + lost))
         else:
             self.clean_max = max(self.clean_max, n)
@@ -166,9 +195,16 @@ class LossModel:
         if self.clean_max < self.per_page:
             return 0.0
         bound = float(self.clean_max)
-        if self.lossy_min is not None:
-            bound = min(bound, self.lossy_min * (1.0 - self.loss_rate()))
-        return bound
+        lossy = self.lossy_bound()
+        return bound if lossy is None else min(bound, lossy)
+
+    def lossy_bound(self) -> float | None:
+        """The fetched count under which a leaf is unlikely to be one of the smallest lossy size seen (None
+        before a loss): the number lost is binomial, so two standard deviations more than the worst rate."""
+        if self.lossy_min is None:
+            return None
+        rate = self.loss_rate()
+        return self.lossy_min * (1.0 - rate) - 2.0 * math.sqrt(self.lossy_min * rate)
 
     def ceiling(self) -> float:
         """The count to aim under: half the cap before evidence; above the clean size while the bracket between
@@ -184,12 +220,18 @@ class LossModel:
             return min(cap, (self.clean_max + self.lossy_min) / 2)
         return max(self.per_page, self.safe_bound())
 
-    def target(self) -> int:
-        rel = self.rel_err()
+    def target(self, rel: float | None = None) -> int:
+        """The leaf size to aim at; ``rel`` overrides the relative error of the prediction it will rest on."""
+        rel = self.rel_err() if rel is None else rel
         t = snap_to_pages(self.ceiling(), rel, self.per_page)
         safe = self.safe_bound()
         if safe >= self.per_page:
             t = min(t, int(safe / (1.0 + 1.2 * rel)))
+        lossy = self.lossy_bound()
+        if lossy is not None and lossy >= self.per_page:
+            # over the size a loss was seen at, a leaf costs a check (about its pages again) and the check cannot
+            # prove more: aim at the page tier under it, not between tiers, where such overshoots are frequent
+            t = min(t, snap_to_pages(lossy / (1.0 + 1.2 * rel) * (1.0 + 0.8 * rel), rel, self.per_page))
         return max(1, t)
 
     def abort_limit(self) -> int:
@@ -219,6 +261,16 @@ class LossModel:
         """Whether a leaf of ``n`` passes only on optimism (no loss seen yet, larger than the proven size)."""
         return self.lossy_min is None and n > max(TRUSTED_SMALL, self.clean_max)
 
+    NEAR_SAFE = 0.9  # see may_need_check
+
+    def may_need_check(self, n: int) -> bool:
+        """Whether an unchecked leaf of ``n`` could need a check once a loss is seen at a smaller size: it passed
+        on optimism, or it sits close under the safe size (the binomial margin is learned from few checks)."""
+        if self.optimistic(n):
+            return True
+        lossy = self.lossy_bound()
+        return lossy is not None and n > max(TRUSTED_SMALL, self.NEAR_SAFE * lossy)
+
 
 class SizePrior:
     """The shape of the size distribution over u, as mass per range, learned from finished queries.
@@ -229,6 +281,7 @@ class SizePrior:
     """
 
     FLOOR = 0.5  # files spread uniformly over the whole axis
+    KERNEL = 0.05  # an exact size is spread this far either side in u: the pool is a sample, its noise is smoothed
 
     def __init__(self, default: bool = True) -> None:
         self._edges: list[float] = []
@@ -244,26 +297,37 @@ class SizePrior:
                 self._pieces.append((a, b, 1000.0 * m))
             self._rebuild()
 
-    def add_query(self, leaves: list[tuple[SizeRange, int]]) -> None:
+    def add_query(self, leaves: list[tuple[SizeRange, int]], sizes: list[int] | None = None) -> None:
+        """Learn a finished query: its exact file sizes when known (each file is mass 1 spread ``KERNEL`` either
+        side of its size, as one query is only a sample of the shape), else its leaves' counts spread evenly over
+        each leaf (which blurs the shape over leaf widths and puts mass in empty stretches)."""
         if not self.learned:
             self._pieces = []
             self.learned = True
-        self._pieces.extend((u_of(r.lo), u_of(r.hi), float(n)) for r, n in leaves)
+        if sizes:
+            h = self.KERNEL
+            for x, k in Counter(sizes).items():
+                a, b = u_of(x), u_of(x + 1)
+                self._pieces.append((max(0.0, a - h), b + h, float(k)))
+        else:
+            self._pieces.extend((u_of(r.lo), u_of(r.hi), float(n)) for r, n in leaves)
         self._rebuild()
 
     def _rebuild(self) -> None:
         top = u_of(MAX_INDEXED)
         pieces = self._pieces + [(0.0, top, self.FLOOR)]
-        edges = sorted({e for lo, hi, _ in pieces for e in (lo, hi)})
-        dens = [0.0] * max(0, len(edges) - 1)
+        step: dict[float, float] = {}  # density changes at each edge (a piece adds its density over [lo, hi))
         for lo, hi, n in pieces:
             if hi <= lo:
                 continue
             d = n / (hi - lo)
-            i = bisect_right(edges, lo) - 1
-            while i < len(edges) - 1 and edges[i] < hi:
-                dens[i] += d
-                i += 1
+            step[lo] = step.get(lo, 0.0) + d
+            step[hi] = step.get(hi, 0.0) - d
+        edges = sorted(step)
+        dens, run = [], 0.0
+        for e in edges[:-1]:
+            run += step[e]
+            dens.append(max(0.0, run))
         cum = [0.0]
         for i, d in enumerate(dens):
             cum.append(cum[-1] + d * (edges[i + 1] - edges[i]))
@@ -336,10 +400,15 @@ class SweepPlan:
         self.root_estimate: float | None = None
         self.predicted: float | None = None
         self._last_scale: float | None = None
+        self.sizes: list[int] = []  # exact sizes of this query's files over [sized_from, pos), sorted
+        self.sample: list[float] = []  # u of the root probe's files: a random sample of the query's sizes
+        self._mix = False  # the current prediction comes from the sample (see _sample_count)
+        self.sized_from = lo
         for rng, n in sorted(done or []):
             if rng.lo == self.pos:
                 self.leaves.append((rng, n))
                 self.pos = rng.hi
+        self.sized_from = self.pos
         if root_total is not None and not self.leaves:
             # resuming after the root probe split: its total is the query's scale
             self.root_estimate = root_total / self.model.undercount()
@@ -374,7 +443,9 @@ class SweepPlan:
         hi = max(self.pos + 1, min(hi, self.hi))
         if self.predicted is not None and w > 0:  # the prediction for the range actually asked
             prior = self.prior if self.prior is not None and self.prior.ready else None
-            if prior is not None and self._last_scale is not None:
+            if prior is not None and self._mix:
+                self.predicted = self._sample_count(prior, u0, u_of(hi))
+            elif prior is not None and self._last_scale is not None:
                 self.predicted = self._last_scale * prior.mass(u0, u_of(hi))
             else:
                 self.predicted *= (u_of(hi) - u0) / w
@@ -386,6 +457,61 @@ class SweepPlan:
         if i >= 0 and self.seeds[i].lo <= pos < self.seeds[i].hi:
             return self.seeds[i]
         return None
+
+    def add_sizes(self, rng: SizeRange, sizes: list[int] | None) -> None:
+        """The exact sizes of the files of the leaf ``rng`` just observed (None: unknown, which restarts the
+        sized stretch after it). They measure the query's local scale far better than leaf counts do."""
+        if rng.hi != self.pos or self.sized_from > rng.lo:
+            return
+        if sizes is None:
+            self.sizes, self.sized_from = [], rng.hi
+            return
+        for x in sizes:
+            if rng.lo <= x < rng.hi:
+                insort(self.sizes, x)
+
+    def add_sample(self, sizes: list[int] | None) -> None:
+        """The exact sizes of the root probe's files. Search order does not depend on size, so they are a
+        random sample of the query: until its own leaves measure it, it places the query's first leaves."""
+        self.sample = sorted(u_of(x) for x in sizes or [])
+
+    SAMPLE_PSEUDO = 20.0  # weight (in sampled files) of the prior's shape in the sample's distribution
+
+    def _sample_count(self, prior: SizePrior, u0: float, u1: float) -> float:
+        """Files expected in [u0, u1): the query's estimated total times the sample's share there, smoothed
+        toward the prior's share (a hundred files place a range only roughly)."""
+        k = bisect_left(self.sample, u1) - bisect_left(self.sample, u0)
+        share = prior.mass(u0, u1) / max(prior.mass(0.0, u_of(self.hi)), 1e-12)
+        a = self.SAMPLE_PSEUDO
+        return (self.root_estimate or 0.0) * (k + a * share) / (len(self.sample) + a)
+
+    def _use_sample(self, prior: SizePrior | None) -> bool:
+        return (prior is not None and len(self.sample) >= PER_PAGE // 2 and self.root_estimate is not None
+                and self._own_scale(prior) is None
+                and (self.last_split is None or self.last_split.rng == SizeRange(self.lo, self.hi)))
+
+    def sizes_complete(self) -> bool:
+        return self.sized_from == self.lo and self.finished
+
+    OWN_WINDOW = 600  # the query's own files the local scale is measured on ...
+    OWN_LEAVES = 2  # ... taken from at most this many of its last leaves (an empty stretch must show at once)
+
+    def _own_scale(self, prior: SizePrior) -> float | None:
+        """Files of this query per unit of prior mass just below the sweep, from its exact sizes."""
+        if len(self.sizes) < 2 * PER_PAGE:
+            return None
+        start = self.pos
+        for rng, _ in reversed(self.leaves[-self.OWN_LEAVES:]):
+            if rng.lo < self.sized_from:
+                break
+            start = rng.lo
+            if len(self.sizes) - bisect_left(self.sizes, start) >= self.OWN_WINDOW:
+                break
+        first = self.sizes[-min(len(self.sizes), self.OWN_WINDOW)]
+        start = max(start, first)
+        n = len(self.sizes) - bisect_left(self.sizes, start)
+        m = prior.mass(u_of(start), u_of(self.pos))
+        return n / m if m > 0 and start < self.pos else None
 
     # ---- width selection -----------------------------------------------------------------------------
     def _count_estimate(self, obs: Observation) -> float:
@@ -405,6 +531,9 @@ class SweepPlan:
             n, m = ratio([(self.last_split.rng, self._count_estimate(self.last_split))])
             if m > 0:
                 return n / m
+        own = self._own_scale(prior)
+        if own is not None:
+            return own
         # the query's own recent leaves, shrunk toward its overall scale by a pseudo-count: shapes differ
         # between queries, so fresh local evidence wins, but one empty leaf must not send the sweep to the end
         s0 = None
@@ -418,22 +547,41 @@ class SweepPlan:
 
     def _tail_is_small(self, u_hi: float) -> bool:
         prior = self.prior if self.prior is not None and self.prior.ready else None
-        if prior is None or self._last_scale is None or self.last_split is not None:
+        if prior is None or self._last_scale is None or self.last_split is not None or self._mix:
             return False
         rest = self._last_scale * prior.mass(u_hi, u_of(self.hi))
         return rest < self.TAIL * self.model.target()
 
+    ROOT_CUT = 0.35  # undercount quantile: a root is cut when it holds more than the safe size this likely
+
+    COARSE_REL = 0.25  # relative error of a count predicted from total_count (it undercounts by up to 40%)
+
     def _width_u(self, u0: float) -> float:
-        target = float(self.model.target())
         split = self.last_split
         last = self.leaves[-1] if self.leaves else None
         prior = self.prior if self.prior is not None and self.prior.ready else None
+        coarse = self.sized_from == self.lo and prior is not None and prior.learned \
+            and self._own_scale(prior) is None and split is not None
+        # before the query's own files can measure its scale, the prediction rests on total_count: aim lower
+        target = float(self.model.target(max(self.model.rel_err(), self.COARSE_REL) if coarse else None))
         cap = float("inf")
         if split is not None:
             cap = split.rng.u_width * self.SHRINK
         elif last is not None and (prior is None or not prior.learned):
             cap = max(last[0].u_width * self.GROWTH, 1e-6)
 
+        self._mix = self._use_sample(prior)
+        if self._mix:
+            top = u_of(self.hi)
+            if self._sample_count(prior, u0, top) <= target:
+                return top - u0
+            a, b = u0, top  # the count grows with the width: bisect for the target
+            for _ in range(50):
+                m = (a + b) / 2
+                a, b = (m, b) if self._sample_count(prior, u0, m) < target else (a, m)
+            w = min(b - u0, cap)
+            self.predicted = self._sample_count(prior, u0, u0 + w)
+            return w
         if prior is not None:
             scale = self._scale(prior)
             self._last_scale = scale
@@ -488,6 +636,12 @@ class SweepPlan:
                 return True
             lossy = self.model.lossy_min
             if lossy is not None and reported_total / self.model.undercount(0.5) >= lossy:
+                return True
+            # a whole query near the safe size: paged and then checked by halves it costs about twice its
+            # pages, cut now about one page more, so it is cut once that is likely enough (see ROOT_CUT)
+            safe = self.model.safe_bound()
+            if lossy is not None and rng == SizeRange(self.lo, self.hi) and not self.leaves \
+                    and reported_total / self.model.undercount(self.ROOT_CUT) >= safe:
                 return True
         return fetched >= lim
 

@@ -46,3 +46,22 @@ def test_a_seed_leaf_that_grew_past_the_cap_is_split_again_and_every_added_file_
     calls, engine, found = _crawl(tmp_path / "b", files + added, previous=Corpus(tmp_path / "a"))
     assert found == _want(files + added)
     assert engine.stats.splits > 0  # the seed now holds more than the cap: asked as is, it had to be narrowed
+
+
+def test_the_sizes_the_partitioner_uses_come_from_the_contents_the_sink_stores_each_downloaded_once(tmp_path):
+    files = _files(3000, seed=4)
+    size_of = {(r, p): s for _, r, p, s in files}
+    downloads: list[tuple[str, str]] = []
+
+    def content(hit):
+        downloads.append(hit.key)
+        return b"x" * size_of[hit.key]
+
+    search = MemSearch(files)
+    engine, sink = crawl_queries_into(Corpus(tmp_path), search, QUERIES, content, None)
+    rows = Corpus(tmp_path).read("artifacts", columns=["repo", "path", "size_bytes"]).to_pylist()
+    assert {(r["repo"], r["path"]) for r in rows} == _want(files)
+    assert all(r["size_bytes"] == size_of[(r["repo"], r["path"])] for r in rows)
+    assert engine.file_sizes is not None and engine.prior.learned
+    # a file is downloaded again only when a later leaf (a check's union, a rechecked leaf) lists it again
+    assert len(downloads) <= 1.1 * len(rows)
