@@ -7,8 +7,9 @@ Layout under the corpus root (``data/`` by default)::
 
 Writes are atomic (a temp file in the same folder, then ``os.replace``) and idempotent: a part is named by
 its caller from stable keys, so writing the same part again replaces it; ``upsert`` merges on the table's
-key columns, so re-running a step never duplicates rows. A process killed mid-write leaves at most a
-``.tmp-*`` file, which is ignored and swept on the next write.
+key columns, so re-running a step never duplicates rows. A process killed mid-write (or one writing right
+now) leaves at most a ``.tmp-*.partial`` file, which neither the part listing nor the views' ``*.parquet``
+globs match.
 """
 
 from __future__ import annotations
@@ -114,7 +115,7 @@ class Corpus:
         d = self.table_dir(table)
         d.mkdir(parents=True, exist_ok=True)
         target = d / f"{part}.parquet"
-        tmp = d / f".tmp-{uuid.uuid4().hex}.parquet"
+        tmp = d / f".tmp-{uuid.uuid4().hex}.partial"  # not *.parquet: DuckDB's globs match hidden files too
         try:
             pq.write_table(self._prepare(table, data), tmp, **PARQUET_OPTS)
             os.replace(tmp, target)

@@ -1,4 +1,7 @@
+from pathlib import Path
+
 import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 
 from aac.store import Corpus, register_view, DERIVED_VIEWS
@@ -33,10 +36,19 @@ def test_unknown_column_is_rejected(corpus):
         corpus.upsert("repos", pa.table({"full_name": ["a/b"], "bogus": [1]}))
 
 
-def test_leftover_temp_files_are_ignored(corpus):
+def test_leftover_temp_files_are_ignored(corpus, monkeypatch):
     corpus.write_part("repos", "p", pa.table({"full_name": ["a/b"]}))
-    (corpus.table_dir("repos") / ".tmp-dead.parquet").write_bytes(b"garbage from a killed writer")
-    assert corpus.count("repos") == 1
+    temps = []
+    real_write = pq.write_table
+    monkeypatch.setattr(pq, "write_table", lambda table, where, **kw: (temps.append(Path(where)),
+                                                                       real_write(table, where, **kw))[1])
+    corpus.write_part("repos", "q", pa.table({"full_name": ["c/d"]}))
+    monkeypatch.undo()
+    # what a writer killed mid-write (or still writing) leaves behind, under the name a writer uses
+    (corpus.table_dir("repos") / temps[0].name).write_bytes(b"garbage from a killed writer")
+    assert corpus.count("repos") == 2
+    corpus.refresh_catalog()
+    assert corpus.sql("select count(*) as n from repos").to_pylist() == [{"n": 2}]  # DuckDB's glob skips it too
 
 
 def test_replace_recovers_when_killed_between_renames(corpus):
