@@ -130,6 +130,7 @@ class CorpusSink:
         self.fetch_workers = fetch_workers
         self.totals = CrawlTotals()
         self.owner = self._owners("artifacts", "artifact_id")  # artifact_id -> part that holds it
+        self.stored_size = self._stored_sizes()  # artifact_id -> bytes, so a file met again is not downloaded again
         self.repo_owner = self._owners("repos", "full_name")
         self.rows = frontier_rows(corpus)  # query -> query_id -> crawl_queries row
         self._prefetched: dict[str, bytes | None] = {}  # contents fetched for sizes, until the leaf is written
@@ -139,6 +140,15 @@ class CorpusSink:
         for f in self.corpus.part_files(table):
             for k in pq.read_table(f, columns=[key]).column(key).to_pylist():
                 out.setdefault(k, f.stem)
+        return out
+
+    def _stored_sizes(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for f in self.corpus.part_files("artifacts"):
+            t = pq.read_table(f, columns=["artifact_id", "size_bytes"])
+            for k, n in zip(t.column("artifact_id").to_pylist(), t.column("size_bytes").to_pylist()):
+                if n is not None:
+                    out.setdefault(k, n)
         return out
 
     # ---- resume ------------------------------------------------------------------------------------
@@ -152,10 +162,12 @@ class CorpusSink:
     def sizes(self, hits: dict[tuple[str, str], Hit]) -> dict[tuple[str, str], int]:
         """Exact sizes of ``hits`` for the partitioner, from their contents; the contents are kept until the
         leaf is written, so each file is still downloaded once."""
-        got = self._contents(list(hits.values()))
+        known = {k: self.stored_size[aid] for k, h in hits.items()
+                 if (aid := artifact_id(h.repo, h.path)) in self.stored_size}
+        got = self._contents([h for k, h in hits.items() if k not in known])
         self._prefetched.update(got)
-        return {k: len(raw) for k, h in hits.items()
-                if (raw := got.get(artifact_id(h.repo, h.path))) is not None}
+        return known | {k: len(raw) for k, h in hits.items()
+                        if k not in known and (raw := got.get(artifact_id(h.repo, h.path))) is not None}
 
     def _contents(self, hits: list[Hit]) -> dict[str, bytes | None]:
         """artifact_id -> bytes for ``hits``: already fetched for :meth:`sizes`, the previous corpus' copy when
@@ -213,6 +225,8 @@ class CorpusSink:
             self.corpus.write_part("artifacts", part, pa.Table.from_pylist(rows, schema=ARTIFACTS))
             for r in rows:
                 self.owner[r["artifact_id"]] = part
+                if r["size_bytes"] is not None:
+                    self.stored_size[r["artifact_id"]] = r["size_bytes"]
                 if r["status"] == "collected":
                     self.totals.per_platform[r["platform"]] = self.totals.per_platform.get(r["platform"], 0) + 1
         self.totals.new_files += len(rows)
