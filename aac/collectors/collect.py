@@ -129,8 +129,8 @@ class CorpusSink:
         self.reuse = reuse
         self.fetch_workers = fetch_workers
         self.totals = CrawlTotals()
-        self.owner = self._owners("artifacts", "artifact_id")  # artifact_id -> part that holds it
-        self.stored_size = self._stored_sizes()  # artifact_id -> bytes, so a file met again is not downloaded again
+        # artifact_id -> part that holds it, and -> bytes (a file met again is not downloaded again)
+        self.owner, self.stored_size = self._stored_artifacts()
         self.repo_owner = self._owners("repos", "full_name")
         self.rows = frontier_rows(corpus)  # query -> query_id -> crawl_queries row
         self._prefetched: dict[str, bytes | None] = {}  # contents fetched for sizes, until the leaf is written
@@ -142,14 +142,16 @@ class CorpusSink:
                 out.setdefault(k, f.stem)
         return out
 
-    def _stored_sizes(self) -> dict[str, int]:
-        out: dict[str, int] = {}
+    def _stored_artifacts(self) -> tuple[dict[str, str], dict[str, int]]:
+        owner: dict[str, str] = {}
+        size: dict[str, int] = {}
         for f in self.corpus.part_files("artifacts"):
             t = pq.read_table(f, columns=["artifact_id", "size_bytes"])
             for k, n in zip(t.column("artifact_id").to_pylist(), t.column("size_bytes").to_pylist()):
+                owner.setdefault(k, f.stem)
                 if n is not None:
-                    out.setdefault(k, n)
-        return out
+                    size.setdefault(k, n)
+        return owner, size
 
     # ---- resume ------------------------------------------------------------------------------------
     def done_leaves(self, query: str) -> list[tuple[SizeRange, int]]:
