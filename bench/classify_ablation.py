@@ -88,6 +88,10 @@ def variant(name: str):
         opts = replace(opts, nb_alpha=float(name[7:]))
     elif name.startswith("typereg"):
         opts = replace(opts, c_reg=float(name[7:]))
+    elif name.startswith("cnb"):
+        opts = replace(opts, c_nb_blend=float(name[3:]))
+    elif name.startswith("softc"):
+        opts = replace(opts, soft_c=float(name[5:]))
     elif name.startswith("creg"):
         opts = replace(opts, c_stage_reg=float(name[4:]))
     elif name != "shipped":

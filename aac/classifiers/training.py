@@ -36,6 +36,8 @@ class FitOptions:
     clusters: bool = False  # add HDBSCAN cluster-id features (needs the static embedding model at predict time)
     nb_blend: float = 0.5  # share of multinomial naive Bayes in the P/B/F/E stage's weights (0: logistic only)
     nb_alpha: float = 0.3  # additive smoothing of that naive Bayes
+    c_nb_blend: float = 0.0  # share of a binary naive Bayes (C vs rest) in the constraint stage's weights
+    soft_c: float = 0.0  # share of the two annotators' votes in a gold item's C target (0: adjudicated label only)
 
 
 def _matrix(data: Sequence[Labelled], n_features: int, clusters=None):
@@ -54,24 +56,51 @@ def _matrices(data: Sequence[Labelled], opts: FitOptions):
     return to_csr(idx, ptr, opts.n_features), to_csr(cidx, cptr, opts.n_features)
 
 
-def _fit_c_stage(Xc, is_c: np.ndarray, opts: FitOptions, w: np.ndarray | None) -> tuple[np.ndarray, float]:
+def _fit_c_stage(Xc, is_c: np.ndarray, opts: FitOptions, w: np.ndarray | None,
+                 c_share: np.ndarray | None = None) -> tuple[np.ndarray, float]:
+    """Binary logistic regression (C vs rest); ``c_share`` (0..1 per item) splits an item into a C and a non-C row."""
     from sklearn.linear_model import LogisticRegression
+    from scipy.sparse import vstack
 
     used = np.unique(Xc.indices)
-    clf = LogisticRegression(C=opts.c_stage_reg, class_weight="balanced", max_iter=3000)
-    clf.fit(Xc[:, used], is_c.astype(int), sample_weight=w)
+    X, t = Xc[:, used], is_c.astype(float)
+    w = np.ones(X.shape[0]) if w is None else np.asarray(w, dtype=np.float64)
+    if c_share is not None:
+        t = np.where(np.isnan(c_share), t, c_share)
+    soft = (t > 0) & (t < 1)
+    if soft.any():  # a disputed item counts partly as C and partly as not C
+        X = vstack([X, X[soft]]).tocsr()
+        w = np.concatenate([w * np.where(soft, t, 1.0), w[soft] * (1 - t[soft])])
+        t = np.concatenate([np.where(soft, 1.0, t), np.zeros(int(soft.sum()))])
+    y = (t > 0.5).astype(int)
+    cls_w = {k: len(is_c) / (2.0 * max(1e-9, float((is_c == k).sum()))) for k in (0, 1)}  # balanced on the hard labels
+    clf = LogisticRegression(C=opts.c_stage_reg, max_iter=3000)
+    clf.fit(X, y, sample_weight=w * np.where(y == 1, cls_w[1], cls_w[0]))
     cw = np.zeros(Xc.shape[1], dtype=np.float32)
     cw[used] = clf.coef_[0]
-    return cw, float(clf.intercept_[0])
+    cb = float(clf.intercept_[0])
+    a = opts.c_nb_blend
+    if a > 0:
+        nw = _fit_binary_nb(X, y, opts.nb_alpha, w)
+        cw[used] = a * nw + (1 - a) * cw[used]
+        cb = (1 - a) * cb
+    return cw, cb
 
 
-def _fit_all(Xt, Xc, y: np.ndarray, opts: FitOptions, w: np.ndarray) -> tuple:
+def _fit_binary_nb(X, y: np.ndarray, alpha: float, w: np.ndarray) -> np.ndarray:
+    """Multinomial naive Bayes log-odds per feature, C vs rest, uniform prior (weights over X's columns)."""
+    pos = alpha + np.asarray(X.T @ (w * (y == 1))).ravel()
+    neg = alpha + np.asarray(X.T @ (w * (y == 0))).ravel()
+    return (np.log(pos / pos.sum()) - np.log(neg / neg.sum())).astype(np.float32)
+
+
+def _fit_all(Xt, Xc, y: np.ndarray, opts: FitOptions, w: np.ndarray, c_share: np.ndarray | None = None) -> tuple:
     """(W, b, c_weights or None, c_bias): one softmax, or the constraint stage + a softmax over the rest."""
     if Xc is None:
         return (*_fit_weights(Xt, y, opts, w), None, 0.0)
     rest = y != C_INDEX
     W, b = _fit_type_stage(Xt[rest], y[rest], opts, w[rest])
-    cw, cb = _fit_c_stage(Xc, y == C_INDEX, opts, w)
+    cw, cb = _fit_c_stage(Xc, y == C_INDEX, opts, w, c_share)
     return W, b, cw, cb
 
 
@@ -135,6 +164,18 @@ def _weights(data: Sequence[Labelled], opts: FitOptions) -> np.ndarray:
     return np.asarray([opts.gold_weight if d.source == "gold" else 1.0 for d in data])
 
 
+def _c_shares(data: Sequence[Labelled], opts: FitOptions) -> np.ndarray | None:
+    """Soft C targets of gold items from the annotators' votes (NaN: keep the hard label); None when off."""
+    if opts.soft_c <= 0:
+        return None
+    out = np.full(len(data), np.nan)
+    for i, d in enumerate(data):
+        votes = [d.extra.get(k) for k in ("label_a", "label_b") if d.extra.get(k)]
+        if votes:
+            out[i] = (1 - opts.soft_c) * (d.label == "C") + opts.soft_c * np.mean([v == "C" for v in votes])
+    return out
+
+
 def _labels(data: Sequence[Labelled]) -> np.ndarray:
     return np.asarray([TYPES.index(d.label) for d in data])
 
@@ -150,6 +191,7 @@ def out_of_fold_proba(data: Sequence[Labelled], opts: FitOptions, seed: int | No
     Xt, Xc = _matrices(data, opts)
     y = _labels(data)
     w = _weights(data, opts)
+    cs = _c_shares(data, opts)
     fixed = np.asarray([d.source == "own" for d in data])
     scored = np.flatnonzero(~fixed)
     always = np.flatnonzero(fixed)
@@ -162,7 +204,7 @@ def out_of_fold_proba(data: Sequence[Labelled], opts: FitOptions, seed: int | No
     for tr, te in kf.split(scored, groups=groups):
         tr = np.concatenate([scored[tr], always])
         te = scored[te]
-        W, b, cw, cb = _fit_all(Xt[tr], None if Xc is None else Xc[tr], y[tr], opts, w[tr])
+        W, b, cw, cb = _fit_all(Xt[tr], None if Xc is None else Xc[tr], y[tr], opts, w[tr], None if cs is None else cs[tr])
         P[te] = _proba(Xt[te], None if Xc is None else Xc[te], W, b, cw, cb)
     return P
 
@@ -216,7 +258,7 @@ def fit(data: Sequence[Labelled], opts: FitOptions | None = None, extra_meta: di
     y = _labels(data)
     threshold = choose_threshold(P[:, C_INDEX], y == C_INDEX, opts.beta)
     Xt, Xc = _matrices(data, opts)
-    W, b, cw, cb = _fit_all(Xt, Xc, y, opts, _weights(data, opts))
+    W, b, cw, cb = _fit_all(Xt, Xc, y, opts, _weights(data, opts), _c_shares(data, opts))
     temperature = choose_temperature(P, y) if cw is not None else 1.0
     if temperature != 1.0:
         absent = b <= -30.0
