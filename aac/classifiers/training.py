@@ -38,6 +38,7 @@ class FitOptions:
     nb_alpha: float = 0.3  # additive smoothing of that naive Bayes
     c_nb_blend: float = 0.0  # share of a binary naive Bayes (C vs rest) in the constraint stage's weights
     soft_c: float = 0.0  # share of the two annotators' votes in a gold item's C target (0: adjudicated label only)
+    soft_type: float = 0.0  # weight moved from a gold item's P/B/F/E label to an annotator's other non-C vote
 
 
 def _matrix(data: Sequence[Labelled], n_features: int, clusters=None):
@@ -94,13 +95,17 @@ def _fit_binary_nb(X, y: np.ndarray, alpha: float, w: np.ndarray) -> np.ndarray:
     return (np.log(pos / pos.sum()) - np.log(neg / neg.sum())).astype(np.float32)
 
 
-def _fit_all(Xt, Xc, y: np.ndarray, opts: FitOptions, w: np.ndarray, c_share: np.ndarray | None = None) -> tuple:
-    """(W, b, c_weights or None, c_bias): one softmax, or the constraint stage + a softmax over the rest."""
+def _fit_all(Xt, Xc, y: np.ndarray, opts: FitOptions, w: np.ndarray, votes: np.ndarray | None = None) -> tuple:
+    """(W, b, c_weights or None, c_bias): one softmax, or the constraint stage + a softmax over the rest.
+
+    ``votes``: the annotators' labels per row (-1: none), for the soft targets of ``soft_c`` / ``soft_type``.
+    """
     if Xc is None:
         return (*_fit_weights(Xt, y, opts, w), None, 0.0)
     rest = y != C_INDEX
-    W, b = _fit_type_stage(Xt[rest], y[rest], opts, w[rest])
-    cw, cb = _fit_c_stage(Xc, y == C_INDEX, opts, w, c_share)
+    Xr, yr, wr = _soft_type_rows(Xt[rest], y[rest], w[rest], None if votes is None else votes[rest], opts.soft_type)
+    W, b = _fit_type_stage(Xr, yr, opts, wr)
+    cw, cb = _fit_c_stage(Xc, y == C_INDEX, opts, w, _c_shares(y, votes, opts.soft_c))
     return W, b, cw, cb
 
 
@@ -164,16 +169,47 @@ def _weights(data: Sequence[Labelled], opts: FitOptions) -> np.ndarray:
     return np.asarray([opts.gold_weight if d.source == "gold" else 1.0 for d in data])
 
 
-def _c_shares(data: Sequence[Labelled], opts: FitOptions) -> np.ndarray | None:
-    """Soft C targets of gold items from the annotators' votes (NaN: keep the hard label); None when off."""
-    if opts.soft_c <= 0:
+def _votes(data: Sequence[Labelled], opts: FitOptions) -> np.ndarray | None:
+    """The two annotators' labels of gold items as type indices ((n, 2), -1: none); None when soft targets are off."""
+    if opts.soft_c <= 0 and opts.soft_type <= 0:
         return None
-    out = np.full(len(data), np.nan)
+    out = np.full((len(data), 2), -1)
     for i, d in enumerate(data):
-        votes = [d.extra.get(k) for k in ("label_a", "label_b") if d.extra.get(k)]
-        if votes:
-            out[i] = (1 - opts.soft_c) * (d.label == "C") + opts.soft_c * np.mean([v == "C" for v in votes])
+        for j, k in enumerate(("label_a", "label_b")):
+            v = d.extra.get(k)
+            if v in TYPES:
+                out[i, j] = TYPES.index(v)
     return out
+
+
+def _c_shares(y: np.ndarray, votes: np.ndarray | None, soft: float) -> np.ndarray | None:
+    """Soft C targets: (1 - soft) x adjudicated label + soft x the annotators' share of C votes (NaN: no votes)."""
+    if votes is None or soft <= 0:
+        return None
+    has = (votes >= 0).any(axis=1)
+    share = np.where(has, (votes == C_INDEX).sum(axis=1) / np.maximum(1, (votes >= 0).sum(axis=1)), 0.0)
+    return np.where(has, (1 - soft) * (y == C_INDEX) + soft * share, np.nan)
+
+
+def _soft_type_rows(X, y: np.ndarray, w: np.ndarray, votes: np.ndarray | None, soft: float):
+    """Adds a row per annotator vote for another non-C type, weighted ``soft / 2``; the item's own row keeps the rest."""
+    if votes is None or soft <= 0:
+        return X, y, w
+    from scipy.sparse import vstack
+
+    w = w.astype(np.float64).copy()
+    rows, labels, weights = [], [], []
+    for j in range(votes.shape[1]):
+        other = (votes[:, j] >= 0) & (votes[:, j] != y) & (votes[:, j] != C_INDEX)
+        idx = np.flatnonzero(other)
+        rows.append(idx)
+        labels.append(votes[idx, j])
+        weights.append(w[idx] * soft / 2)
+        w[idx] -= w[idx] * soft / 2  # the adjudicated label keeps the remaining weight
+    idx = np.concatenate(rows)
+    if not len(idx):
+        return X, y, w
+    return vstack([X, X[idx]]).tocsr(), np.concatenate([y, *labels]), np.concatenate([w, *weights])
 
 
 def _labels(data: Sequence[Labelled]) -> np.ndarray:
@@ -191,7 +227,7 @@ def out_of_fold_proba(data: Sequence[Labelled], opts: FitOptions, seed: int | No
     Xt, Xc = _matrices(data, opts)
     y = _labels(data)
     w = _weights(data, opts)
-    cs = _c_shares(data, opts)
+    votes = _votes(data, opts)
     fixed = np.asarray([d.source == "own" for d in data])
     scored = np.flatnonzero(~fixed)
     always = np.flatnonzero(fixed)
@@ -204,7 +240,7 @@ def out_of_fold_proba(data: Sequence[Labelled], opts: FitOptions, seed: int | No
     for tr, te in kf.split(scored, groups=groups):
         tr = np.concatenate([scored[tr], always])
         te = scored[te]
-        W, b, cw, cb = _fit_all(Xt[tr], None if Xc is None else Xc[tr], y[tr], opts, w[tr], None if cs is None else cs[tr])
+        W, b, cw, cb = _fit_all(Xt[tr], None if Xc is None else Xc[tr], y[tr], opts, w[tr], None if votes is None else votes[tr])
         P[te] = _proba(Xt[te], None if Xc is None else Xc[te], W, b, cw, cb)
     return P
 
@@ -258,7 +294,7 @@ def fit(data: Sequence[Labelled], opts: FitOptions | None = None, extra_meta: di
     y = _labels(data)
     threshold = choose_threshold(P[:, C_INDEX], y == C_INDEX, opts.beta)
     Xt, Xc = _matrices(data, opts)
-    W, b, cw, cb = _fit_all(Xt, Xc, y, opts, _weights(data, opts), _c_shares(data, opts))
+    W, b, cw, cb = _fit_all(Xt, Xc, y, opts, _weights(data, opts), _votes(data, opts))
     temperature = choose_temperature(P, y) if cw is not None else 1.0
     if temperature != 1.0:
         absent = b <= -30.0
