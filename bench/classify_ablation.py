@@ -90,6 +90,8 @@ def variant(name: str):
         opts = replace(opts, c_reg=float(name[7:]))
     elif name.startswith("cnb"):
         opts = replace(opts, c_nb_blend=float(name[3:]))
+    elif name.startswith("srcbal"):
+        opts = replace(opts, c_source_balance=float(name[6:]))
     elif name.startswith("softtype"):
         opts = replace(opts, soft_type=float(name[8:]))
     elif name.startswith("softc"):
