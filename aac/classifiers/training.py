@@ -1,7 +1,9 @@
 """Fit the ``trained`` linear model, choose its constraint threshold, and cross-validate it honestly.
 
 Training uses scikit-learn (imported here only, never at prediction time). Two stages by default: a binary
-constraint model over type features + the rubric's risk features (strongly regularised), and a four-way
+constraint model over type features + the rubric's risk features (strongly regularised; its classes balanced
+part way towards each source's own balance, and a disputed gold item's C target half from the two annotators'
+votes), and a four-way
 model for P/B/F/E over the type features (a logistic regression averaged with multinomial naive Bayes, its scores
 divided by a temperature chosen on out-of-fold log-loss). The constraint threshold is picked on out-of-fold probabilities
 (grouped folds: whole repositories / whole phrasing rules held out; the package's own written examples are in
@@ -39,7 +41,7 @@ class FitOptions:
     c_nb_blend: float = 0.0  # share of a binary naive Bayes (C vs rest) in the constraint stage's weights
     soft_c: float = 0.5  # share of the two annotators' votes in a gold item's C target (0: adjudicated label only)
     soft_type: float = 0.0  # weight moved from a gold item's P/B/F/E label to an annotator's other non-C vote
-    c_source_balance: float = 0.75  # constraint stage: 0 = classes balanced over all items, 1 = within each source
+    c_source_balance: float = 0.5  # constraint stage: 0 = classes balanced over all items, 1 = within each source
 
 
 def _matrix(data: Sequence[Labelled], n_features: int, clusters=None):
