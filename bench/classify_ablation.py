@@ -16,6 +16,9 @@ usage: python bench/classify_ablation.py [--seeds 3] [--variants shipped,previou
   softc0, softc1  share of the annotators' votes in a gold item's C target
   softtype0.5, softtype1  weight moved to an annotator's other P/B/F/E vote in the type stage
   cnb0.2, cnb0.5  share of a binary naive Bayes in the constraint stage
+  typesrc0.5, typesrc1  P/B/F/E classes balanced part / all the way towards each source's own balance
+  hardstakes   + harder stake sub-families (forced pushes / protected branches, attacks / leaks, production /
+               customers), crossed with force like the other stakes
   targeted     + 44 written examples aimed at the diagnosed false positives (strongly worded P/B/F items about
                code quality or tools, gold-shaped fragments under safety headings; bench/data/targeted_examples.jsonl)
   lr           P/B/F/E stage = logistic regression only (the recipe shipped before naive Bayes was blended in)
@@ -51,7 +54,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from aac.classifiers import training  # noqa: E402
 from aac.classifiers.datasets import Labelled, heldout_own, item_from_row, load_gold, load_phrasing, own_examples  # noqa: E402
-from aac.classifiers.features import hash_tokens, item_tokens, to_csr  # noqa: E402
+from aac.classifiers.features import clear_caches, hash_tokens, item_tokens, to_csr  # noqa: E402
 from aac.classifiers.metrics import form_recall, prf, summary  # noqa: E402
 from aac.classifiers.paths import shared_data  # noqa: E402
 from aac.classifiers.risk import risk_tokens  # noqa: E402
@@ -126,9 +129,55 @@ def _apply(name, opts, own, extra, feats):
         opts = replace(opts, soft_c=float(name[5:]))
     elif name.startswith("creg"):
         opts = replace(opts, c_stage_reg=float(name[4:]))
-    elif name != "shipped":
+    elif name != "shipped" and not name.startswith("typesrc") and name != "hardstakes":  # patched in run()
         raise SystemExit(f"unknown variant {name}")
     return opts, own, extra, feats
+
+
+def _type_source_fit(power: float):
+    """training._fit_all whose P/B/F/E stage balances types part way towards each source's own balance."""
+    orig = training._fit_all
+
+    def fit_all(Xt, Xc, y, opts, w, votes=None, sources=None):
+        W, b, cw, cb = orig(Xt, Xc, y, opts, w, votes, sources)
+        rest = y != training.C_INDEX
+        yr, sr = y[rest], sources[rest]
+        kinds = np.unique(yr)
+        adj = np.ones(len(yr))
+        for src in np.unique(sr):
+            m = sr == src
+            present = np.unique(yr[m])
+            for k in present:
+                mk = m & (yr == k)
+                pooled = len(yr) / (len(kinds) * (yr == k).sum())
+                adj[mk] = (m.sum() / (len(present) * mk.sum()) / pooled) ** power
+        W, b = training._fit_type_stage(Xt[rest], yr, opts, w[rest] * adj)
+        return W, b, cw, cb
+    return fit_all
+
+
+_HARD_STAKES = (("vcs_hard", r"\b(?:force[-\s]?push\w*|--force|main\s+branch|master|protected\s+branch\w*|rebas\w*|"
+                             r"history|--no-verify|reset\s+--hard)\b"),
+                ("sec_hard", r"\b(?:vulnerab\w*|injection|xss|csrf|exploit\w*|malware|untrusted|unsafe|attack\w*|"
+                             r"leak\w*|encrypt\w*|unencrypted|sudo|privileges?|firewall)\b"),
+                ("prod_hard", r"\b(?:prod|production|live|customers?|real\s+users?|end[-\s]users?|dns|infrastructure)\b"))
+
+
+def _patches(name: str) -> list[tuple[object, str, object]]:
+    """(module, attribute, value) pairs a variant swaps in for its run."""
+    import re
+
+    from aac.classifiers import risk
+
+    out = []
+    for part in name.split("+"):
+        if part.startswith("typesrc"):
+            out.append((training, "_fit_all", _type_source_fit(float(part[7:]))))
+        elif part == "hardstakes":  # harder stake sub-families, crossed with force like the others
+            fams = risk._FAMILIES + tuple((n, re.compile(p)) for n, p in _HARD_STAKES)
+            out += [(risk, "_FAMILIES", fams), (risk, "STAKES", risk.STAKES + tuple(n for n, _ in _HARD_STAKES)),
+                    (risk, "_ANY", re.compile("|".join(f"(?:{p.pattern})" for _, p in fams)))]
+    return out
 
 
 def run(name, dev, seeds):
@@ -137,6 +186,11 @@ def run(name, dev, seeds):
     saved = training._matrices
     if feats:
         training._matrices = _constraint_features(feats)
+    patches = _patches(name)
+    undo = [(mod, attr, getattr(mod, attr)) for mod, attr, _ in patches]
+    for mod, attr, value in patches:
+        setattr(mod, attr, value)
+    clear_caches()
     try:
         runs = []
         for seed in seeds:
@@ -150,6 +204,9 @@ def run(name, dev, seeds):
                          form_recall([data[k].label for k in ph], [labels[k] for k in ph], [data[k].form for k in ph])))
     finally:
         training._matrices = saved
+        for mod, attr, value in reversed(undo):
+            setattr(mod, attr, value)
+        clear_caches()
     return runs
 
 
@@ -157,7 +214,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seeds", type=int, default=3)
     ap.add_argument("--variants", default="shipped,pooled,srcbal0,srcbal0.75,srcbal1,softc0,softc1,srcbal1+softc1,"
-                                          "softtype0.5,cnb0.2,targeted,lr,nb,nbblend0.4,nbblend0.6,nbalpha0.2,nbalpha0.4,typereg0.5,typereg2,"
+                                          "softtype0.5,cnb0.2,typesrc0.5,typesrc1,hardstakes,targeted,lr,nb,nbblend0.4,nbblend0.6,nbalpha0.2,nbalpha0.4,typereg0.5,typereg2,"
                                           "previous,single,norisk,riskonly,oldexamples,heldout,beta1,beta2,creg0.1,creg0.3")
     args = ap.parse_args()
     dev = load_gold(shared_data() / "gold_dev.jsonl") + load_phrasing(shared_data() / "phrasing_dev.jsonl")
