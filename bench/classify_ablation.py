@@ -7,13 +7,25 @@ are in every training fold and never scored. Each row averages ``--seeds`` shuff
 moves C precision by +-0.05 on 31 gold constraints). The C threshold of each row is its best out-of-fold F-beta.
 
 usage: python bench/classify_ablation.py [--seeds 3] [--variants shipped,previous,...]
-  shipped      two stages (constraint stage over words + risk features, C=1; P/B/F/E stage = logistic regression
-               averaged with multinomial naive Bayes, alpha 0.3), F1.5, 252 examples
+  (variants combine with "+", e.g. srcbal1+softc1)
+  shipped      two stages (constraint stage over words + risk features, C=1, classes balanced half way towards each source's
+               own balance (power 0.5), gold items' C targets half from the two annotators' votes; P/B/F/E stage = logistic
+               regression averaged with multinomial naive Bayes, alpha 0.3), F1.5, 252 examples
+  pooled       the recipe shipped before: constraint-stage classes balanced over all items, adjudicated labels only
+  srcbal0, srcbal0.75, srcbal1  per-source class balance power (0: pooled, 1: fully within each source)
+  softc0, softc1  share of the annotators' votes in a gold item's C target
+  softtype0.5, softtype1  weight moved to an annotator's other P/B/F/E vote in the type stage
+  cnb0.2, cnb0.5  share of a binary naive Bayes in the constraint stage
+  typesrc0.5, typesrc1  P/B/F/E classes balanced part / all the way towards each source's own balance
+  hardstakes   + harder stake sub-families (forced pushes / protected branches, attacks / leaks, production /
+               customers), crossed with force like the other stakes
+  targeted     + 44 written examples aimed at the diagnosed false positives (strongly worded P/B/F items about
+               code quality or tools, gold-shaped fragments under safety headings; bench/data/targeted_examples.jsonl)
   lr           P/B/F/E stage = logistic regression only (the recipe shipped before naive Bayes was blended in)
   nb           P/B/F/E stage = naive Bayes only
   nbblend0.4, nbblend0.6, nbalpha0.2, nbalpha0.4   other blend shares / smoothing
   typereg0.5, typereg2  P/B/F/E logistic regression C=0.5 / C=2 (with the blend)
-  previous     the recipe shipped before: one five-way softmax, F2 threshold, the first 136 examples only
+  previous     an older recipe: one five-way softmax, F2 threshold, the first 136 examples only
   single       one five-way softmax (no constraint stage, no risk features), F1.5, 228 examples
   norisk       two stages, but the constraint stage sees the word/cue features only
   riskonly     two stages, the constraint stage sees the risk features only (no words, no older cues)
@@ -21,6 +33,8 @@ usage: python bench/classify_ablation.py [--seeds 3] [--variants shipped,previou
   heldout      + the 215 items of data/heldout_own.jsonl as extra training examples
   beta1, beta2 threshold by F1 / F2 instead of F1.5
   creg0.1, creg0.3  constraint-stage regularisation C=0.1 / C=0.3
+Constraint-stage ideas that need more than options (L1, stacking, a cascade, source indicators, distant
+supervision from headings, ...) are measured by bench/classify_c_stage_ablation.py.
 Type-stage ideas measured with the same protocol and not kept (rubric cue families for P/B/F/E, 45 more written
 examples, down-weighted word columns, class-prior offsets, other linear learners) are listed with their figures in
 aac/classifiers/models/trained.md ("What was tried").
@@ -29,6 +43,7 @@ aac/classifiers/models/trained.md ("What was tried").
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -38,8 +53,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from aac.classifiers import training  # noqa: E402
-from aac.classifiers.datasets import heldout_own, load_gold, load_phrasing, own_examples  # noqa: E402
-from aac.classifiers.features import hash_tokens, item_tokens, to_csr  # noqa: E402
+from aac.classifiers.datasets import Labelled, heldout_own, item_from_row, load_gold, load_phrasing, own_examples  # noqa: E402
+from aac.classifiers.features import clear_caches, hash_tokens, item_tokens, to_csr  # noqa: E402
 from aac.classifiers.metrics import form_recall, prf, summary  # noqa: E402
 from aac.classifiers.paths import shared_data  # noqa: E402
 from aac.classifiers.risk import risk_tokens  # noqa: E402
@@ -66,7 +81,23 @@ def _constraint_features(kind):
 def variant(name: str):
     """(FitOptions, own examples to use, extra training examples, constraint-feature override or None)."""
     opts, own, extra, feats = FitOptions(), own_examples(), [], None
-    if name == "previous":
+    for part in name.split("+"):
+        opts, own, extra, feats = _apply(part, opts, own, extra, feats)
+    return opts, own, extra, feats
+
+
+def _targeted() -> list:
+    path = Path(__file__).resolve().parent / "data" / "targeted_examples.jsonl"
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [Labelled(item_from_row(r), r["label"], group=f"targeted:{i}", source="own") for i, r in enumerate(rows)]
+
+
+def _apply(name, opts, own, extra, feats):
+    if name == "pooled":
+        opts = replace(opts, c_source_balance=0.0, soft_c=0.0)
+    elif name == "targeted":
+        extra = [*extra, *_targeted()]
+    elif name == "previous":
         opts, own = replace(opts, two_stage=False, beta=2.0), own[:FIRST_EXAMPLES]
     elif name == "single":
         opts = replace(opts, two_stage=False)
@@ -88,11 +119,65 @@ def variant(name: str):
         opts = replace(opts, nb_alpha=float(name[7:]))
     elif name.startswith("typereg"):
         opts = replace(opts, c_reg=float(name[7:]))
+    elif name.startswith("cnb"):
+        opts = replace(opts, c_nb_blend=float(name[3:]))
+    elif name.startswith("srcbal"):
+        opts = replace(opts, c_source_balance=float(name[6:]))
+    elif name.startswith("softtype"):
+        opts = replace(opts, soft_type=float(name[8:]))
+    elif name.startswith("softc"):
+        opts = replace(opts, soft_c=float(name[5:]))
     elif name.startswith("creg"):
         opts = replace(opts, c_stage_reg=float(name[4:]))
-    elif name != "shipped":
+    elif name != "shipped" and not name.startswith("typesrc") and name != "hardstakes":  # patched in run()
         raise SystemExit(f"unknown variant {name}")
     return opts, own, extra, feats
+
+
+def _type_source_fit(power: float):
+    """training._fit_all whose P/B/F/E stage balances types part way towards each source's own balance."""
+    orig = training._fit_all
+
+    def fit_all(Xt, Xc, y, opts, w, votes=None, sources=None):
+        W, b, cw, cb = orig(Xt, Xc, y, opts, w, votes, sources)
+        rest = y != training.C_INDEX
+        yr, sr = y[rest], sources[rest]
+        kinds = np.unique(yr)
+        adj = np.ones(len(yr))
+        for src in np.unique(sr):
+            m = sr == src
+            present = np.unique(yr[m])
+            for k in present:
+                mk = m & (yr == k)
+                pooled = len(yr) / (len(kinds) * (yr == k).sum())
+                adj[mk] = (m.sum() / (len(present) * mk.sum()) / pooled) ** power
+        W, b = training._fit_type_stage(Xt[rest], yr, opts, w[rest] * adj)
+        return W, b, cw, cb
+    return fit_all
+
+
+_HARD_STAKES = (("vcs_hard", r"\b(?:force[-\s]?push\w*|--force|main\s+branch|master|protected\s+branch\w*|rebas\w*|"
+                             r"history|--no-verify|reset\s+--hard)\b"),
+                ("sec_hard", r"\b(?:vulnerab\w*|injection|xss|csrf|exploit\w*|malware|untrusted|unsafe|attack\w*|"
+                             r"leak\w*|encrypt\w*|unencrypted|sudo|privileges?|firewall)\b"),
+                ("prod_hard", r"\b(?:prod|production|live|customers?|real\s+users?|end[-\s]users?|dns|infrastructure)\b"))
+
+
+def _patches(name: str) -> list[tuple[object, str, object]]:
+    """(module, attribute, value) pairs a variant swaps in for its run."""
+    import re
+
+    from aac.classifiers import risk
+
+    out = []
+    for part in name.split("+"):
+        if part.startswith("typesrc"):
+            out.append((training, "_fit_all", _type_source_fit(float(part[7:]))))
+        elif part == "hardstakes":  # harder stake sub-families, crossed with force like the others
+            fams = risk._FAMILIES + tuple((n, re.compile(p)) for n, p in _HARD_STAKES)
+            out += [(risk, "_FAMILIES", fams), (risk, "STAKES", risk.STAKES + tuple(n for n, _ in _HARD_STAKES)),
+                    (risk, "_ANY", re.compile("|".join(f"(?:{p.pattern})" for _, p in fams)))]
+    return out
 
 
 def run(name, dev, seeds):
@@ -101,6 +186,11 @@ def run(name, dev, seeds):
     saved = training._matrices
     if feats:
         training._matrices = _constraint_features(feats)
+    patches = _patches(name)
+    undo = [(mod, attr, getattr(mod, attr)) for mod, attr, _ in patches]
+    for mod, attr, value in patches:
+        setattr(mod, attr, value)
+    clear_caches()
     try:
         runs = []
         for seed in seeds:
@@ -114,13 +204,17 @@ def run(name, dev, seeds):
                          form_recall([data[k].label for k in ph], [labels[k] for k in ph], [data[k].form for k in ph])))
     finally:
         training._matrices = saved
+        for mod, attr, value in reversed(undo):
+            setattr(mod, attr, value)
+        clear_caches()
     return runs
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seeds", type=int, default=3)
-    ap.add_argument("--variants", default="shipped,lr,nb,nbblend0.4,nbblend0.6,nbalpha0.2,nbalpha0.4,typereg0.5,typereg2,"
+    ap.add_argument("--variants", default="shipped,pooled,srcbal0,srcbal0.75,srcbal1,softc0,softc1,srcbal1+softc1,"
+                                          "softtype0.5,cnb0.2,typesrc0.5,typesrc1,hardstakes,targeted,lr,nb,nbblend0.4,nbblend0.6,nbalpha0.2,nbalpha0.4,typereg0.5,typereg2,"
                                           "previous,single,norisk,riskonly,oldexamples,heldout,beta1,beta2,creg0.1,creg0.3")
     args = ap.parse_args()
     dev = load_gold(shared_data() / "gold_dev.jsonl") + load_phrasing(shared_data() / "phrasing_dev.jsonl")

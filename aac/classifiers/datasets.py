@@ -76,7 +76,7 @@ def heldout_own() -> list[Labelled]:
 def load_gold(path: str | Path) -> list[Labelled]:
     """gold_dev.jsonl format: id, repo, section, kind, text, label (adjudicated)."""
     return [Labelled(item_from_row(r), _label(r, f"{path}:{i + 1}"), group=str(r.get("repo", "")),
-                     source="gold", extra={"id": r.get("id")})
+                     source="gold", extra={"id": r.get("id"), "label_a": r.get("label_a"), "label_b": r.get("label_b")})
             for i, r in enumerate(_read_jsonl(path))]
 
 

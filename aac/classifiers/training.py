@@ -1,7 +1,9 @@
 """Fit the ``trained`` linear model, choose its constraint threshold, and cross-validate it honestly.
 
 Training uses scikit-learn (imported here only, never at prediction time). Two stages by default: a binary
-constraint model over type features + the rubric's risk features (strongly regularised), and a four-way
+constraint model over type features + the rubric's risk features (strongly regularised; its classes balanced
+part way towards each source's own balance, and a disputed gold item's C target half from the two annotators'
+votes), and a four-way
 model for P/B/F/E over the type features (a logistic regression averaged with multinomial naive Bayes, its scores
 divided by a temperature chosen on out-of-fold log-loss). The constraint threshold is picked on out-of-fold probabilities
 (grouped folds: whole repositories / whole phrasing rules held out; the package's own written examples are in
@@ -36,6 +38,10 @@ class FitOptions:
     clusters: bool = False  # add HDBSCAN cluster-id features (needs the static embedding model at predict time)
     nb_blend: float = 0.5  # share of multinomial naive Bayes in the P/B/F/E stage's weights (0: logistic only)
     nb_alpha: float = 0.3  # additive smoothing of that naive Bayes
+    c_nb_blend: float = 0.0  # share of a binary naive Bayes (C vs rest) in the constraint stage's weights
+    soft_c: float = 0.5  # share of the two annotators' votes in a gold item's C target (0: adjudicated label only)
+    soft_type: float = 0.0  # weight moved from a gold item's P/B/F/E label to an annotator's other non-C vote
+    c_source_balance: float = 0.5  # constraint stage: 0 = classes balanced over all items, 1 = within each source
 
 
 def _matrix(data: Sequence[Labelled], n_features: int, clusters=None):
@@ -54,24 +60,79 @@ def _matrices(data: Sequence[Labelled], opts: FitOptions):
     return to_csr(idx, ptr, opts.n_features), to_csr(cidx, cptr, opts.n_features)
 
 
-def _fit_c_stage(Xc, is_c: np.ndarray, opts: FitOptions, w: np.ndarray | None) -> tuple[np.ndarray, float]:
+def _class_weights(is_c: np.ndarray, sources: np.ndarray | None, power: float) -> tuple[np.ndarray, np.ndarray]:
+    """Per-row weight of a C row and of a non-C row: balanced over all rows, or within each source (``power`` > 0).
+
+    Balancing within each source makes gold's few constraints (8 % of gold items) weigh as much as gold's many
+    non-constraints, instead of letting the constraint-rich written examples and phrasing rules (33 % and 73 % C)
+    decide what a constraint looks like; ``power`` < 1 moves part way from the pooled balance towards it.
+    """
+    n = len(is_c)
+    pooled = {k: n / (2.0 * max(1.0, float((is_c == k).sum()))) for k in (False, True)}
+    pos, neg = np.full(n, pooled[True]), np.full(n, pooled[False])
+    if sources is None or power <= 0:
+        return pos, neg
+    for src in np.unique(sources):
+        m = sources == src
+        for k, out in ((True, pos), (False, neg)):
+            count = float((is_c[m] == k).sum())
+            if count:
+                out[m] = pooled[k] ** (1 - power) * (m.sum() / (2.0 * count)) ** power
+    return pos, neg
+
+
+def _fit_c_stage(Xc, is_c: np.ndarray, opts: FitOptions, w: np.ndarray | None,
+                 c_share: np.ndarray | None = None, sources: np.ndarray | None = None) -> tuple[np.ndarray, float]:
+    """Binary logistic regression (C vs rest); ``c_share`` (0..1 per item) splits an item into a C and a non-C row."""
     from sklearn.linear_model import LogisticRegression
+    from scipy.sparse import vstack
 
     used = np.unique(Xc.indices)
-    clf = LogisticRegression(C=opts.c_stage_reg, class_weight="balanced", max_iter=3000)
-    clf.fit(Xc[:, used], is_c.astype(int), sample_weight=w)
+    X, t = Xc[:, used], is_c.astype(float)
+    w = np.ones(X.shape[0]) if w is None else np.asarray(w, dtype=np.float64)
+    pos, neg = _class_weights(is_c, sources, opts.c_source_balance)  # from the hard labels
+    if c_share is not None:
+        t = np.where(np.isnan(c_share), t, c_share)
+    soft = (t > 0) & (t < 1)
+    if soft.any():  # a disputed item counts partly as C and partly as not C
+        X = vstack([X, X[soft]]).tocsr()
+        w = np.concatenate([w * np.where(soft, t, 1.0), w[soft] * (1 - t[soft])])
+        t = np.concatenate([np.where(soft, 1.0, t), np.zeros(int(soft.sum()))])
+        pos, neg = np.concatenate([pos, pos[soft]]), np.concatenate([neg, neg[soft]])
+    y = (t > 0.5).astype(int)
+    clf = LogisticRegression(C=opts.c_stage_reg, max_iter=3000)
+    clf.fit(X, y, sample_weight=w * np.where(y == 1, pos, neg))
     cw = np.zeros(Xc.shape[1], dtype=np.float32)
     cw[used] = clf.coef_[0]
-    return cw, float(clf.intercept_[0])
+    cb = float(clf.intercept_[0])
+    a = opts.c_nb_blend
+    if a > 0:
+        nw = _fit_binary_nb(X, y, opts.nb_alpha, w)
+        cw[used] = a * nw + (1 - a) * cw[used]
+        cb = (1 - a) * cb
+    return cw, cb
 
 
-def _fit_all(Xt, Xc, y: np.ndarray, opts: FitOptions, w: np.ndarray) -> tuple:
-    """(W, b, c_weights or None, c_bias): one softmax, or the constraint stage + a softmax over the rest."""
+def _fit_binary_nb(X, y: np.ndarray, alpha: float, w: np.ndarray) -> np.ndarray:
+    """Multinomial naive Bayes log-odds per feature, C vs rest, uniform prior (weights over X's columns)."""
+    pos = alpha + np.asarray(X.T @ (w * (y == 1))).ravel()
+    neg = alpha + np.asarray(X.T @ (w * (y == 0))).ravel()
+    return (np.log(pos / pos.sum()) - np.log(neg / neg.sum())).astype(np.float32)
+
+
+def _fit_all(Xt, Xc, y: np.ndarray, opts: FitOptions, w: np.ndarray, votes: np.ndarray | None = None,
+             sources: np.ndarray | None = None) -> tuple:
+    """(W, b, c_weights or None, c_bias): one softmax, or the constraint stage + a softmax over the rest.
+
+    ``votes``: the annotators' labels per row (-1: none), for the soft targets of ``soft_c`` / ``soft_type``;
+    ``sources``: where each row comes from (own / gold / phrasing), for ``c_source_balance``.
+    """
     if Xc is None:
         return (*_fit_weights(Xt, y, opts, w), None, 0.0)
     rest = y != C_INDEX
-    W, b = _fit_type_stage(Xt[rest], y[rest], opts, w[rest])
-    cw, cb = _fit_c_stage(Xc, y == C_INDEX, opts, w)
+    Xr, yr, wr = _soft_type_rows(Xt[rest], y[rest], w[rest], None if votes is None else votes[rest], opts.soft_type)
+    W, b = _fit_type_stage(Xr, yr, opts, wr)
+    cw, cb = _fit_c_stage(Xc, y == C_INDEX, opts, w, _c_shares(y, votes, opts.soft_c), sources)
     return W, b, cw, cb
 
 
@@ -135,6 +196,53 @@ def _weights(data: Sequence[Labelled], opts: FitOptions) -> np.ndarray:
     return np.asarray([opts.gold_weight if d.source == "gold" else 1.0 for d in data])
 
 
+def _votes(data: Sequence[Labelled], opts: FitOptions) -> np.ndarray | None:
+    """The two annotators' labels of gold items as type indices ((n, 2), -1: none); None when soft targets are off."""
+    if opts.soft_c <= 0 and opts.soft_type <= 0:
+        return None
+    out = np.full((len(data), 2), -1)
+    for i, d in enumerate(data):
+        for j, k in enumerate(("label_a", "label_b")):
+            v = d.extra.get(k)
+            if v in TYPES:
+                out[i, j] = TYPES.index(v)
+    return out
+
+
+def _c_shares(y: np.ndarray, votes: np.ndarray | None, soft: float) -> np.ndarray | None:
+    """Soft C targets: (1 - soft) x adjudicated label + soft x the annotators' share of C votes (NaN: no votes)."""
+    if votes is None or soft <= 0:
+        return None
+    has = (votes >= 0).any(axis=1)
+    share = np.where(has, (votes == C_INDEX).sum(axis=1) / np.maximum(1, (votes >= 0).sum(axis=1)), 0.0)
+    return np.where(has, (1 - soft) * (y == C_INDEX) + soft * share, np.nan)
+
+
+def _soft_type_rows(X, y: np.ndarray, w: np.ndarray, votes: np.ndarray | None, soft: float):
+    """Adds a row per annotator vote for another non-C type, weighted ``soft / 2``; the item's own row keeps the rest."""
+    if votes is None or soft <= 0:
+        return X, y, w
+    from scipy.sparse import vstack
+
+    w = w.astype(np.float64).copy()
+    rows, labels, weights = [], [], []
+    for j in range(votes.shape[1]):
+        other = (votes[:, j] >= 0) & (votes[:, j] != y) & (votes[:, j] != C_INDEX)
+        idx = np.flatnonzero(other)
+        rows.append(idx)
+        labels.append(votes[idx, j])
+        weights.append(w[idx] * soft / 2)
+        w[idx] -= w[idx] * soft / 2  # the adjudicated label keeps the remaining weight
+    idx = np.concatenate(rows)
+    if not len(idx):
+        return X, y, w
+    return vstack([X, X[idx]]).tocsr(), np.concatenate([y, *labels]), np.concatenate([w, *weights])
+
+
+def _sources(data: Sequence[Labelled]) -> np.ndarray:
+    return np.asarray([d.source or "own" for d in data])
+
+
 def _labels(data: Sequence[Labelled]) -> np.ndarray:
     return np.asarray([TYPES.index(d.label) for d in data])
 
@@ -150,6 +258,8 @@ def out_of_fold_proba(data: Sequence[Labelled], opts: FitOptions, seed: int | No
     Xt, Xc = _matrices(data, opts)
     y = _labels(data)
     w = _weights(data, opts)
+    votes = _votes(data, opts)
+    sources = _sources(data)
     fixed = np.asarray([d.source == "own" for d in data])
     scored = np.flatnonzero(~fixed)
     always = np.flatnonzero(fixed)
@@ -162,7 +272,8 @@ def out_of_fold_proba(data: Sequence[Labelled], opts: FitOptions, seed: int | No
     for tr, te in kf.split(scored, groups=groups):
         tr = np.concatenate([scored[tr], always])
         te = scored[te]
-        W, b, cw, cb = _fit_all(Xt[tr], None if Xc is None else Xc[tr], y[tr], opts, w[tr])
+        W, b, cw, cb = _fit_all(Xt[tr], None if Xc is None else Xc[tr], y[tr], opts, w[tr], None if votes is None else votes[tr],
+                                sources[tr])
         P[te] = _proba(Xt[te], None if Xc is None else Xc[te], W, b, cw, cb)
     return P
 
@@ -216,7 +327,7 @@ def fit(data: Sequence[Labelled], opts: FitOptions | None = None, extra_meta: di
     y = _labels(data)
     threshold = choose_threshold(P[:, C_INDEX], y == C_INDEX, opts.beta)
     Xt, Xc = _matrices(data, opts)
-    W, b, cw, cb = _fit_all(Xt, Xc, y, opts, _weights(data, opts))
+    W, b, cw, cb = _fit_all(Xt, Xc, y, opts, _weights(data, opts), _votes(data, opts), _sources(data))
     temperature = choose_temperature(P, y) if cw is not None else 1.0
     if temperature != 1.0:
         absent = b <= -30.0

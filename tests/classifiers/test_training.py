@@ -156,3 +156,57 @@ def test_choose_temperature_softens_overconfident_and_sharpens_timid_type_shares
     # constraint items and never-scored rows (NaN) are ignored
     mixed = np.vstack([sure, np.full((3, 5), np.nan), [[0.9, 0.1, 0.0, 0.0, 0.0]]])
     assert choose_temperature(mixed, np.concatenate([wrong_4_of_10, [1, 1, 1], [0]])) == choose_temperature(sure, wrong_4_of_10)
+
+
+def test_constraint_class_weights_move_from_pooled_to_per_source_balance():
+    from aac.classifiers.training import _class_weights
+
+    # source a: 1 C of 4 items; source b: 3 C of 4 items -> pooled 4 C of 8, i.e. weight 1 for both classes
+    is_c = np.asarray([True, False, False, False, True, True, True, False])
+    src = np.asarray(["a"] * 4 + ["b"] * 4)
+    pos, neg = _class_weights(is_c, src, 0.0)
+    assert np.allclose(pos, 1.0) and np.allclose(neg, 1.0)
+    pos, neg = _class_weights(is_c, src, 1.0)
+    for s in "ab":  # fully balanced within each source: its C rows weigh as much as its other rows
+        m = src == s
+        assert pos[m & is_c].sum() == pytest.approx(neg[m & ~is_c].sum())
+    assert pos[0] == pytest.approx(2.0) and neg[1] == pytest.approx(4 / 6)
+    half, _ = _class_weights(is_c, src, 0.5)
+    assert half[0] == pytest.approx(np.sqrt(2.0))  # geometric mean of pooled (1) and per-source (2)
+
+
+def test_soft_c_targets_follow_the_annotators_votes():
+    from aac.classifiers.training import _c_shares, _votes
+
+    data = [Labelled(ItemInput("a"), "F", source="gold", extra={"label_a": "F", "label_b": "C"}),
+            Labelled(ItemInput("b"), "C", source="gold", extra={"label_a": "C", "label_b": "C"}),
+            Labelled(ItemInput("c"), "C", source="own")]
+    opts = FitOptions(soft_c=0.5)
+    votes = _votes(data, opts)
+    assert votes.tolist() == [[TYPES.index("F"), 0], [0, 0], [-1, -1]]
+    shares = _c_shares(np.asarray([TYPES.index("F"), 0, 0]), votes, 0.5)
+    assert shares[0] == pytest.approx(0.25) and shares[1] == pytest.approx(1.0) and np.isnan(shares[2])
+    assert _votes(data, FitOptions(soft_c=0.0, soft_type=0.0)) is None
+
+
+def test_gold_rows_keep_the_annotators_labels(tmp_path):
+    from aac.classifiers.datasets import load_gold
+
+    p = tmp_path / "g.jsonl"
+    p.write_text('{"id": "1", "repo": "o/r", "text": "x", "label": "F", "label_a": "F", "label_b": "C"}\n')
+    (row,) = load_gold(p)
+    assert row.extra["label_a"] == "F" and row.extra["label_b"] == "C"
+
+
+def test_a_disputed_item_counts_partly_as_constraint():
+    from scipy.sparse import csr_matrix
+
+    from aac.classifiers.training import _fit_c_stage
+
+    # feature 0 marks two clear C items, feature 1 two clear non-C items; feature 2 only the disputed item
+    X = csr_matrix(np.asarray([[1, 0, 0], [1, 0, 0], [0, 1, 0], [0, 1, 0], [0, 1, 1]], dtype=np.float32))
+    is_c = np.asarray([True, True, False, False, False])
+    hard, _ = _fit_c_stage(X, is_c, FitOptions(c_source_balance=0.0), None)
+    soft, _ = _fit_c_stage(X, is_c, FitOptions(c_source_balance=0.0), None,
+                           c_share=np.asarray([np.nan, np.nan, np.nan, np.nan, 0.5]))
+    assert hard[2] < 0 and soft[2] > hard[2]  # its own feature no longer argues against C
