@@ -28,6 +28,9 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
         fetch_workers: int = typer.Option(None, "--fetch-workers", min=1,
                                           help="Parallel raw-content downloads per partition (default 8, "
                                                "or AAC_FETCH_WORKERS)."),
+        graphql_batch: int = typer.Option(None, "--graphql-batch", min=0,
+                                          help="Repositories per GraphQL metadata request, batched across "
+                                               "partitions (default 100; 0 = one REST request per repo)."),
     ) -> None:
         """Crawl agent configuration files into the corpus; resumable (rerun after a kill continues)."""
         from rich.console import Console
@@ -64,12 +67,13 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
                 from aac.flows.crawl import crawl as crawl_flow
 
                 rows = crawl_flow(api_url=url, corpus=str(c.root), platforms=list(platform or []),
-                                  fetch_workers=workers)
+                                  fetch_workers=workers, graphql_batch=graphql_batch)
                 total = sum(r["search_requests"] for r in rows)
                 typer.echo(f"crawl (prefect): {sum(r['files'] for r in rows)} files over {len(rows)} platforms; "
                            f"{total} search requests")
                 return
-            summary = _run_with_progress(c, url, settings.github_tokens, platform or None, err, workers)
+            summary = _run_with_progress(c, url, settings.github_tokens, platform or None, err, workers,
+                                         graphql_batch)
         except Exception as exc:  # noqa: BLE001 - every failure ends as one scrubbed line, never a token
             from aac.collectors.github import GitHubError
 
@@ -82,7 +86,7 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
         typer.echo(summary.line())
 
 
-def _run_with_progress(corpus, url, tokens, platforms, console, fetch_workers):
+def _run_with_progress(corpus, url, tokens, platforms, console, fetch_workers, graphql_batch=None):
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from aac.collectors.collect import platform_queries, run_github_crawl
@@ -107,4 +111,4 @@ def _run_with_progress(corpus, url, tokens, platforms, console, fetch_workers):
                 state["waits"] += 1
 
         return run_github_crawl(corpus, url, tokens, platforms, on_progress=on_progress, on_query=on_query,
-                                on_wait=on_wait, fetch_workers=fetch_workers)
+                                on_wait=on_wait, fetch_workers=fetch_workers, graphql_batch=graphql_batch)

@@ -7,7 +7,9 @@ Write order makes SIGKILL safe at any point:
 2. then the query's frontier rows (``crawl_queries/<query hash>.parquet``) are rewritten with the leaf done.
 
 Killed between 1 and 2, the leaf is crawled again and its parts are replaced with the same rows; killed before
-1, nothing of it exists. A file already stored by another part (found by two queries, or by a verification
+1, nothing of it exists. Repository metadata is asked across partitions (see :class:`CorpusSink`): a completed
+partition may wait in memory for it, and steps 1-2 then run when it arrives, in completion order; a kill loses
+only waiting partitions, which are not in the frontier and are crawled again. A file already stored by another part (found by two queries, or by a verification
 half) is not written again, so ``artifacts`` holds each (repo, path) once. A rerun resumes every query from
 its completed leaves: no completed partition is searched again.
 
@@ -104,22 +106,56 @@ class CrawlTotals:
     per_platform: dict[str, int] = field(default_factory=dict)
 
 
+@dataclass
+class _Waiting:
+    """A completed partition whose writes (steps 1-2 of the module docstring) wait for its repos' metadata."""
+
+    part: str
+    query: str
+    records: list[LeafRecord]
+    rows: list[dict]  # its ``artifacts`` rows, ``license_spdx`` filled in when the metadata arrives
+    repos: list[str]  # its repos, first-seen order
+    nbytes: int
+
+
+MAX_WAITING_BYTES = 64 * 2**20  # content held by waiting partitions before they are written whatever the batch
+
+
 class CorpusSink:
     """Persists leaves; ``fetch_content`` turns a hit into raw bytes (None: gone), ``fetch_repo`` a repo into
-    metadata, and ``fetch_repos`` (optional) many repos at once: a leaf's repos are asked in one batched call
-    before its rows are made (GraphQL: one request per 100 repos instead of one each); any repo it leaves
-    out goes to ``fetch_repo``. Repo metadata is fetched in the calling thread (API quota, token state);
-    content — unless ``reuse`` holds it under the same blob sha — in up to ``fetch_workers`` threads, so
-    ``fetch_content`` must be thread-safe when ``fetch_workers > 1``."""
+    metadata, and ``fetch_repos`` (optional) many repos at once (GraphQL: one request per 100 repos); any repo
+    it leaves out goes to ``fetch_repo``. Content — unless ``reuse`` holds it under the same blob sha — is
+    fetched when a partition completes, in up to ``fetch_workers`` threads (``fetch_content`` must then be
+    thread-safe); repo metadata in the calling thread (API quota, token state).
+
+    Metadata is batched across partitions: a completed partition whose repos are not all known yet waits in
+    memory, rows made, until ``repo_batch`` unknown repos are waiting (or its content passes
+    ``MAX_WAITING_BYTES``, or :meth:`flush` is called at the end of the crawl); then the first ``repo_batch``
+    of them are asked in one call, and the waiting partitions whose repos are now all known are written in the
+    order they completed, each as before: its ``artifacts``/``repos`` parts, then its frontier rows. So a
+    first crawl asks about ceil(repos / 100) GraphQL requests instead of about one per partition.
+
+    Why whole partitions wait rather than being stored with the licence pending and patched later: every part
+    is still written once, with its final rows, by the same atomic replace, and the frontier still marks a
+    partition done only after its parts exist, so the kill/resume argument is unchanged — a kill loses only
+    waiting partitions, absent from the frontier, which the rerun searches again (at most the partitions
+    holding one batch of new repos). Patching would rewrite content-bearing parts a second time and need a
+    recovery pass for rows whose metadata never arrived. Files are claimed for their partition when it
+    completes, so a file met again by a later (even still waiting) partition is not stored twice; waiting
+    partitions are written in completion order, so each query's stored leaves stay a prefix of its sweep.
+    ``repo_batch=1`` writes every partition as soon as it completes (one request per partition)."""
 
     def __init__(self, corpus: Corpus, platform_of_query: dict[str, str],
                  fetch_content: Callable[[Hit], bytes | None] | None,
                  fetch_repo: Callable[[str], dict | None] | None,
                  on_progress: Callable[[CrawlTotals], None] | None = None,
                  reuse: PreviousContent | None = None, fetch_workers: int = 1,
-                 fetch_repos: Callable[[list[str]], dict[str, dict | None]] | None = None):
+                 fetch_repos: Callable[[list[str]], dict[str, dict | None]] | None = None,
+                 repo_batch: int = 1):
         if fetch_workers < 1:
             raise ValueError(f"fetch_workers must be >= 1, got {fetch_workers}")
+        if repo_batch < 1:
+            raise ValueError(f"repo_batch must be >= 1, got {repo_batch}")
         self.corpus = corpus
         self.platform_of_query = platform_of_query
         self.fetch_content = fetch_content
@@ -128,18 +164,30 @@ class CorpusSink:
         self.on_progress = on_progress
         self.reuse = reuse
         self.fetch_workers = fetch_workers
+        self.repo_batch = repo_batch
         self.totals = CrawlTotals()
-        # artifact_id -> part that holds it, and -> bytes (a file met again is not downloaded again)
+        # artifact_id -> part that holds it (or will, once its partition is written), and -> bytes (a file met
+        # again is not downloaded again)
         self.owner, self.stored_size = self._stored_artifacts()
         self.repo_owner = self._owners("repos", "full_name")
+        self.meta = self._stored_repos()  # repo -> metadata (None: gone); a resumed crawl does not ask again
         self.rows = frontier_rows(corpus)  # query -> query_id -> crawl_queries row
         self._prefetched: dict[str, bytes | None] = {}  # contents fetched for sizes, until the leaf is written
+        self._waiting: list[_Waiting] = []  # completed partitions, in completion order
+        self._unknown: dict[str, None] = {}  # their repos without metadata yet, first-seen order
 
     def _owners(self, table: str, key: str) -> dict[str, str]:
         out: dict[str, str] = {}
         for f in self.corpus.part_files(table):
             for k in pq.read_table(f, columns=[key]).column(key).to_pylist():
                 out.setdefault(k, f.stem)
+        return out
+
+    def _stored_repos(self) -> dict[str, dict | None]:
+        out: dict[str, dict | None] = {}
+        for f in self.corpus.part_files("repos"):
+            for row in pq.read_table(f).to_pylist():
+                out.setdefault(row["full_name"], row)
         return out
 
     def _stored_artifacts(self) -> tuple[dict[str, str], dict[str, int]]:
@@ -196,43 +244,68 @@ class CorpusSink:
         out.update((artifact_id(h.repo, h.path), raw) for h, raw in zip(todo, got))
         return out
 
-    def _write_hits(self, part: str, query: str, hits: dict[tuple[str, str], Hit]) -> int:
+    def _complete(self, part: str, query: str, records: list[LeafRecord], hits: dict[tuple[str, str], Hit]) -> None:
+        """A completed partition: its new files are claimed and their rows made now; the rows wait for the
+        metadata of their repos (written at once when every repo is known, see the class docstring)."""
         when = _now()
-        rows, repos = [], []
         mine = [h for h in sorted(hits.values(), key=lambda h: h.key)
                 if self.owner.get(artifact_id(h.repo, h.path), part) == part]
-        metas: dict[str, dict | None] = {}
-        batch: dict[str, dict | None] = {}
-        if self.fetch_repos is not None and mine:
-            batch = self.fetch_repos(list(dict.fromkeys(h.repo for h in mine)))  # first-seen order: deterministic
-        for hit in mine:
-            meta = None
-            if hit.repo in batch:
-                meta = batch[hit.repo]
-            elif self.fetch_repo is not None:
-                meta = self.fetch_repo(hit.repo)
-            if meta is not None and self.repo_owner.get(meta["full_name"], part) == part:
-                repos.append(repo_row(meta, when))
-                self.repo_owner[meta["full_name"]] = part
-            metas[hit.repo] = meta
         contents = self._contents(mine)
-        for hit in mine:
-            platform = platform_registry.platform_of(hit.path)
-            raw = contents.get(artifact_id(hit.repo, hit.path))
-            rows.append(artifact_row(hit, raw, metas[hit.repo], platform, when))
-        if repos:
-            uniq = {r["full_name"]: r for r in repos}
-            self.corpus.write_part("repos", part, pa.Table.from_pylist(list(uniq.values()), schema=REPOS))
-        if rows:
-            self.corpus.write_part("artifacts", part, pa.Table.from_pylist(rows, schema=ARTIFACTS))
-            for r in rows:
-                self.owner[r["artifact_id"]] = part
-                if r["size_bytes"] is not None:
-                    self.stored_size[r["artifact_id"]] = r["size_bytes"]
-                if r["status"] == "collected":
-                    self.totals.per_platform[r["platform"]] = self.totals.per_platform.get(r["platform"], 0) + 1
+        self._prefetched.clear()
+        rows = [artifact_row(h, contents.get(artifact_id(h.repo, h.path)), None,
+                             platform_registry.platform_of(h.path), when) for h in mine]
+        for r in rows:
+            self.owner[r["artifact_id"]] = part
+            if r["size_bytes"] is not None:
+                self.stored_size[r["artifact_id"]] = r["size_bytes"]
+            if r["status"] == "collected":
+                self.totals.per_platform[r["platform"]] = self.totals.per_platform.get(r["platform"], 0) + 1
         self.totals.new_files += len(rows)
-        return len(rows)
+        repos = list(dict.fromkeys(h.repo for h in mine))  # first-seen order: deterministic
+        self._waiting.append(_Waiting(part, query, records, rows, repos, sum(r["size_bytes"] or 0 for r in rows)))
+        if self.fetch_repos is not None or self.fetch_repo is not None:
+            self._unknown.update((r, None) for r in repos if r not in self.meta)
+        if sum(w.nbytes for w in self._waiting) > MAX_WAITING_BYTES:
+            self.flush()
+        else:
+            self._write_ready(full=False)
+
+    def _write_ready(self, full: bool) -> None:
+        """Ask metadata a batch at a time (all of it when ``full``, else only full batches) and write the waiting
+        partitions, in order, up to the first one whose repos are not all known yet."""
+        while self._unknown and (full or len(self._unknown) >= self.repo_batch):
+            names = list(self._unknown)[:self.repo_batch]
+            got = self.fetch_repos(names) if self.fetch_repos is not None else {}
+            for name in names:
+                self.meta[name] = got[name] if name in got else (self.fetch_repo(name) if self.fetch_repo else None)
+                del self._unknown[name]
+            self._write_known()
+        self._write_known()
+
+    def _write_known(self) -> None:
+        while self._waiting and not any(r in self._unknown for r in self._waiting[0].repos):
+            self._write(self._waiting.pop(0))
+
+    def flush(self) -> None:
+        """Write every waiting partition (metadata asked in batches of ``repo_batch``): at the end of a crawl."""
+        self._write_ready(full=True)
+
+    def _write(self, w: _Waiting) -> None:
+        """Steps 1-2 of the module docstring for one partition whose repos' metadata is known."""
+        when = _now()
+        repos: dict[str, dict] = {}
+        for name in w.repos:
+            meta = self.meta.get(name)
+            if meta is not None and self.repo_owner.get(meta["full_name"], w.part) == w.part:
+                repos[meta["full_name"]] = repo_row(meta, when)
+                self.repo_owner[meta["full_name"]] = w.part
+        for r in w.rows:
+            r["license_spdx"] = (self.meta.get(r["repo"]) or {}).get("license_spdx")
+        if repos:
+            self.corpus.write_part("repos", w.part, pa.Table.from_pylist(list(repos.values()), schema=REPOS))
+        if w.rows:
+            self.corpus.write_part("artifacts", w.part, pa.Table.from_pylist(w.rows, schema=ARTIFACTS))
+        self._write_frontier(w.query, w.records)
 
     def _frontier_row(self, rec: LeafRecord) -> dict:
         return {"query_id": rec.query_id, "platform": self.platform_of_query.get(rec.query), "query": rec.query,
@@ -249,9 +322,7 @@ class CorpusSink:
 
     def leaf_done(self, query: str, records: list[LeafRecord], hits: dict[tuple[str, str], Hit]) -> None:
         leaf = records[-1]
-        self._write_hits(leaf.query_id, query, hits)
-        self._prefetched.clear()
-        self._write_frontier(query, records)
+        self._complete(leaf.query_id, query, records, hits)
         self.totals.partitions += 1
         self.totals.checks += sum(r.role == "check" for r in records)
         self.totals.files = len(self.owner)
@@ -261,9 +332,7 @@ class CorpusSink:
             self.on_progress(self.totals)
 
     def split(self, query: str, record: LeafRecord, hits: dict[tuple[str, str], Hit]) -> None:
-        self._write_hits(record.query_id, query, hits)
-        self._prefetched.clear()
-        self._write_frontier(query, [record])
+        self._complete(record.query_id, query, [record], hits)
         self.totals.splits += 1
         self.totals.files = len(self.owner)
         if self.on_progress:
@@ -329,14 +398,15 @@ def crawl_queries_into(corpus: Corpus, search: SearchFn, queries: list[tuple[str
                        previous: Corpus | None = None, reuse_content: bool = True,
                        fetch_workers: int = 1,
                        fetch_repos: Callable[[list[str]], dict[str, dict | None]] | None = None,
-                       ) -> tuple[CrawlEngine, CorpusSink]:
+                       repo_batch: int = 1) -> tuple[CrawlEngine, CorpusSink]:
     """Crawl ``queries`` into ``corpus``, resuming from its ``crawl_queries`` frontier; a ``previous`` corpus'
     finished leaves seed each query's sweep, its checks the loss model, and (``reuse_content``) its stored
-    files the content of hits whose blob sha did not change."""
+    files the content of hits whose blob sha did not change. ``repo_batch``: repos asked per ``fetch_repos``
+    call, across partitions (see :class:`CorpusSink`)."""
     other = previous is not None and previous.root.resolve() != corpus.root.resolve()
     reuse = PreviousContent(previous) if other and reuse_content else None
     sink = CorpusSink(corpus, {q: p for p, q in queries}, fetch_content, fetch_repo, on_progress,
-                      reuse=reuse, fetch_workers=fetch_workers, fetch_repos=fetch_repos)
+                      reuse=reuse, fetch_workers=fetch_workers, fetch_repos=fetch_repos, repo_batch=repo_batch)
     # exact file sizes (from the contents the sink downloads anyway) sharpen the partitioner's predictions
     engine = CrawlEngine(search, reserve=reserve, file_sizes=sink.sizes if fetch_content is not None else None)
     sink.rebuild_model(engine.model)
@@ -363,6 +433,7 @@ def crawl_queries_into(corpus: Corpus, search: SearchFn, queries: list[tuple[str
             sink.totals.queries_done += 1
             if on_progress:
                 on_progress(sink.totals)
+        sink.flush()  # partitions still waiting for repository metadata (after an error they are crawled again)
     finally:
         if reuse is not None:
             reuse.close()
@@ -419,7 +490,8 @@ def run_github_crawl(corpus: Corpus, api_url: str, tokens, platforms: Iterable[s
     (else ``corpus``) and are updated there. ``conditional=False`` sends no validators. ``fetch_workers``: raw
     downloads of one partition run in this many threads (the raw route spends no quota; latency dominates).
     A file whose download fails for good is kept with drop reason ``content_unavailable``. Repository metadata
-    is asked ``graphql_batch`` repos per GraphQL request (default 100; 0 = one REST request per repo).
+    is asked ``graphql_batch`` repos per GraphQL request, across partitions (default 100; 0 = one REST request
+    per repo, each partition written as soon as it completes).
     ``on_progress(totals, client_stats)`` is called after every partition."""
     import threading
 
@@ -433,7 +505,7 @@ def run_github_crawl(corpus: Corpus, api_url: str, tokens, platforms: Iterable[s
     try:
         def content(hit: Hit) -> bytes | None:
             ref = hit.ref
-            if not ref:  # the sink fetched this repo's metadata before: a cache hit, no request
+            if not ref:  # (search results carry their commit; else the default branch, cached per repo)
                 with api:
                     meta = client.repo_meta(hit.repo)
                 ref = (meta or {}).get("default_branch") or "HEAD"
@@ -448,7 +520,7 @@ def run_github_crawl(corpus: Corpus, api_url: str, tokens, platforms: Iterable[s
                                           client.repo_meta, reserve=lambda n: client.reserve("search", n),
                                           on_progress=progress, on_query=on_query, previous=previous,
                                           reuse_content=reuse_content, fetch_workers=fetch_workers,
-                                          fetch_repos=client.repo_meta_many)
+                                          fetch_repos=client.repo_meta_many, repo_batch=max(client.graphql_batch, 1))
         st = client.stats
         t = sink.totals
         counts = {r["platform"]: r["n"] for r in corpus.sql(

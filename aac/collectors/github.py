@@ -47,9 +47,37 @@ log = logging.getLogger(__name__)
 SECONDARY_BASE_WAIT = 60.0
 SECONDARY_MAX_WAIT = 15 * 60.0
 GRAPHQL_BATCH = 100  # repositories per GraphQL request; the query costs one point whatever the number
-# The GraphQL fields behind every key of the REST payload (see GitHubClient._graphql_payload).
+# The GraphQL fields behind every key of the REST payload (see REPO_FIELDS).
 GRAPHQL_REPO_FIELDS = ("nameWithOwner stargazerCount forkCount primaryLanguage { name } licenseInfo { spdxId } "
                        "defaultBranchRef { name } pushedAt isFork isArchived")
+# payload key -> (REST field, GraphQL field); a dotted name reads a nested object. One table for both answers
+# keeps the GraphQL payload equal to the REST one, key for key (GRAPHQL_REPO_FIELDS asks the GraphQL side).
+REST, GRAPHQL = 0, 1
+REPO_FIELDS = {
+    "stars": ("stargazers_count", "stargazerCount"),
+    "forks": ("forks_count", "forkCount"),
+    "language": ("language", "primaryLanguage.name"),
+    "license_spdx": ("license.spdx_id", "licenseInfo.spdxId"),
+    "default_branch": ("default_branch", "defaultBranchRef.name"),
+    "pushed_at": ("pushed_at", "pushedAt"),
+    "is_fork": ("fork", "isFork"),
+    "archived": ("archived", "isArchived"),
+}
+
+
+def _field(data: dict, dotted: str) -> Any:
+    for name in dotted.split("."):
+        data = data.get(name) if isinstance(data, dict) else None
+    return data
+
+
+def _payload(data: dict, full_name: str, api: int) -> dict:
+    """Repository metadata from a REST (``api=REST``) or GraphQL (``api=GRAPHQL``) answer, in one shape."""
+    out = {"full_name": _field(data, ("full_name", "nameWithOwner")[api]) or full_name}
+    out.update((key, _field(data, names[api])) for key, names in REPO_FIELDS.items())
+    out["license_source"] = "api" if data.get(("license", "licenseInfo")[api]) else "none"
+    out["is_fork"], out["archived"] = bool(out["is_fork"]), bool(out["archived"])
+    return out
 
 
 class GitHubError(RuntimeError):
@@ -425,35 +453,11 @@ class GitHubClient:
     @staticmethod
     def _graphql_payload(node: dict, full_name: str) -> dict:
         """The :meth:`_repo_payload` of a GraphQL ``repository`` node (same keys, same values)."""
-        lic = node.get("licenseInfo") or {}
-        return {
-            "full_name": node.get("nameWithOwner") or full_name,
-            "stars": node.get("stargazerCount"),
-            "forks": node.get("forkCount"),
-            "language": (node.get("primaryLanguage") or {}).get("name"),
-            "license_spdx": lic.get("spdxId") if lic else None,
-            "license_source": "api" if lic else "none",
-            "default_branch": (node.get("defaultBranchRef") or {}).get("name"),
-            "pushed_at": node.get("pushedAt"),
-            "is_fork": bool(node.get("isFork")),
-            "archived": bool(node.get("isArchived")),
-        }
+        return _payload(node, full_name, api=GRAPHQL)
 
     @staticmethod
     def _repo_payload(data: dict, full_name: str) -> dict:
-        lic = data.get("license") or {}
-        return {
-            "full_name": data.get("full_name") or full_name,
-            "stars": data.get("stargazers_count"),
-            "forks": data.get("forks_count"),
-            "language": data.get("language"),
-            "license_spdx": lic.get("spdx_id") if lic else None,
-            "license_source": "api" if lic else "none",
-            "default_branch": data.get("default_branch"),
-            "pushed_at": data.get("pushed_at"),
-            "is_fork": bool(data.get("fork")),
-            "archived": bool(data.get("archived")),
-        }
+        return _payload(data, full_name, api=REST)
 
     def _raw_session(self) -> Any:
         import requests

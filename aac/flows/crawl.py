@@ -21,11 +21,11 @@ from aac.store import Corpus
 
 @task(retries=2, retry_delay_seconds=[5, 30], task_run_name="crawl-{platform}")
 def crawl_platform(corpus: str, api_url: str, platform: str, previous: str | None = None,
-                   fetch_workers: int | None = None) -> dict:
+                   fetch_workers: int | None = None, graphql_batch: int | None = None) -> dict:
     settings = Settings.from_env()
     summary = run_github_crawl(Corpus(corpus), api_url, settings.github_tokens, [platform],
                                previous=Corpus(previous) if previous else None,
-                               fetch_workers=fetch_workers or settings.fetch_workers)
+                               fetch_workers=fetch_workers or settings.fetch_workers, graphql_batch=graphql_batch)
     out = asdict(summary)
     out["platform"] = platform
     out["files"] = summary.platforms.get(platform, 0)
@@ -35,12 +35,14 @@ def crawl_platform(corpus: str, api_url: str, platform: str, previous: str | Non
 
 @flow(name="crawl", log_prints=True)
 def crawl(api_url: str = "https://api.github.com", corpus: str = "data", platforms: list[str] | None = None,
-          previous: str | None = None, fetch_workers: int | None = None) -> list[dict]:
+          previous: str | None = None, fetch_workers: int | None = None,
+          graphql_batch: int | None = None) -> list[dict]:
     """Crawl every (or the chosen) platform; publishes a table artifact of per-platform counts and API usage.
     ``previous``: the corpus a refresh learns from (frontier seeds, conditional-request validators, content of
-    unchanged files). ``fetch_workers``: parallel raw downloads (default: AAC_FETCH_WORKERS, else 8)."""
+    unchanged files). ``fetch_workers``: parallel raw downloads (default: AAC_FETCH_WORKERS, else 8).
+    ``graphql_batch``: repositories per GraphQL metadata request (default 100; 0 = REST, one per repo)."""
     names = platforms or [p.name for p in registry.PLATFORMS]
-    rows = [crawl_platform(corpus, api_url, name, previous, fetch_workers) for name in names]
+    rows = [crawl_platform(corpus, api_url, name, previous, fetch_workers, graphql_batch) for name in names]
     table = [{"platform": r["platform"], "files": r["files"], "partitions": r["partitions"],
               "search_requests": r["search_requests"], "core_requests": r["core_requests"],
               "graphql_requests": r["graphql_requests"], "raw_requests": r["raw_requests"], "not_modified": r["not_modified"],
