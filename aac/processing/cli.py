@@ -21,8 +21,8 @@ def _print_process(report, console) -> None:
     console.print(f"artifacts {report.artifacts:,}: kept {report.kept:,}, private {report.private:,}, "
                   f"dropped {report.dropped:,}; items {report.items:,}")
     console.print(f"pass 1 ran on {report.processed:,} artifacts ({report.reused:,} unchanged, reused); "
-                  f"{report.items_itemised:,} itemised ({report.items_reused:,} reused, {report.items_retyped:,} "
-                  f"re-typed: {report.item_rows_retyped:,} items whose classifier changed)")
+                  f"{report.items_itemised:,} itemised, {report.items_reused:,} reused, {report.items_retyped:,} "
+                  f"re-typed because the classifier changed ({report.item_rows_retyped:,} items)")
     console.print(f"classifier: {report.classifier or 'no fingerprint (its items are re-typed on every run)'}")
     if report.drop_reasons:
         console.print("reasons: " + ", ".join(f"{k} {v:,}" for k, v in sorted(report.drop_reasons.items(),

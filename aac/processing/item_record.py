@@ -95,6 +95,18 @@ def stored(corpus: Corpus) -> Record:
     return dict(zip(t.column("artifact_id").to_pylist(), zip(t.column("_items_key").to_pylist(), by)))
 
 
+def types_outdated(corpus: Corpus, fingerprint: str | None) -> bool:
+    """Whether ``items`` has rows not known to be typed by ``fingerprint`` (then a run re-types or re-makes them,
+    even when no input changed: a refresh that found no changed file still has work after a model change)."""
+    if not corpus.exists("items") or corpus.count("items") == 0:
+        return False
+    if fingerprint is None:
+        return True
+    record = stored(corpus)
+    with_items = len(pc.unique(corpus.read("items", columns=["artifact_id"]).column("artifact_id")))
+    return len(record) < with_items or any(by != fingerprint for _, by in record.values())
+
+
 def with_record(tables: Iterator[pa.Table], record: Record) -> Iterator[pa.Table]:
     """Staged pass-1 tables plus the record's two columns for their artifacts (null: no items)."""
     for t in tables:

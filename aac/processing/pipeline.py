@@ -485,6 +485,13 @@ def write_items(corpus: Corpus, cfg: ProcessConfig, before: dict[str, tuple[str,
     return n
 
 
+def items_outdated(corpus: Corpus, cfg: ProcessConfig = ProcessConfig()) -> bool:
+    """Whether a run would re-type or re-make stored items although no input changed (classifier or model)."""
+    from aac.processing.items import resolve_classifier
+
+    return cfg.items and item_record.types_outdated(corpus, fingerprint_of(resolve_classifier(cfg.classifier)))
+
+
 def run(corpus: Corpus, cfg: ProcessConfig = ProcessConfig(),
         on_step: Callable[[StepStat], None] | None = None) -> ProcessReport:
     """The whole processing pass; atomic per table and idempotent (a re-run yields identical tables)."""

@@ -197,3 +197,30 @@ def test_a_new_default_model_is_picked_up_by_a_plain_refresh_run(tmp_path, recor
     assert report.classifier != first.classifier
     assert (report.processed, report.items_itemised, report.items_retyped) == (0, 0, first.items_itemised)
     _same_tables(c, _full(tmp_path, records))
+
+
+def test_aac_refresh_with_no_changed_file_still_retypes_after_a_model_change(tmp_path, records, monkeypatch,
+                                                                             fresh_default):
+    from typer.testing import CliRunner
+
+    from aac.classifiers.trained import MODEL_ENV
+    from aac.cli import app
+    from aac.processing.items import _default_classifier
+    from aac.processing.pipeline import artifacts_from_records
+
+    crawled, repos = artifacts_from_records(records)
+    incoming = Corpus(tmp_path / "in")
+    incoming.replace("artifacts", crawled)
+    incoming.replace("repos", repos)
+    args = ["refresh", "--corpus", str(tmp_path / "main"), "--incoming", str(incoming.root)]
+    first = CliRunner().invoke(app, args)
+    assert first.exit_code == 0 and "processed:" in first.output, first.output
+    unchanged = CliRunner().invoke(app, args)
+    assert unchanged.exit_code == 0 and "processed:" not in unchanged.output, unchanged.output
+    monkeypatch.setenv(MODEL_ENV, str(_retrained().model.save(tmp_path / "retrained.npz")))
+    _default_classifier.cache_clear()
+    retrained = CliRunner().invoke(app, args)
+    out = " ".join(retrained.output.split())
+    assert retrained.exit_code == 0 and "processed: 0 artifacts through pass 1" in out, out
+    n = len(set(Corpus(tmp_path / "main").read("items").column("artifact_id").to_pylist()))
+    assert f"0 itemised, 0 reused, {n} re-typed because the classifier changed" in out
