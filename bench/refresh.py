@@ -21,7 +21,8 @@ whether the two corpora hold the same rows.
 
     python bench/refresh.py --process 1000
 Processes a generated snapshot, merges a re-crawl with one file edited, processes again, and prints the rows
-each run put through pass 1 and itemisation (and reused) with the seconds.
+each run put through pass 1 and itemisation (and reused) with the seconds; then swaps in a changed default model
+and prints what a plain re-run re-typed (and how many types changed) against a ``--full`` run.
 """
 
 from __future__ import annotations
@@ -120,6 +121,44 @@ def process_bench(n: int) -> None:
         print(f"first process: pass 1 on {first.processed} rows, {first.items_itemised} artifacts itemised, {t1:.1f}s")
         print(f"after a refresh with {v.changed} changed: pass 1 on {second.processed} rows ({second.reused} reused), "
               f"{second.items_itemised} itemised ({second.items_reused} reused), {t2:.1f}s")
+        model_change(corpus, Path(tmp))
+
+
+def model_change(corpus: Corpus, tmp: Path) -> None:
+    """A retrained default model (the shipped one with its constraint bias moved) seen by a plain re-run,
+    against ``--full`` with the same model: items re-typed from their stored segmentation vs re-made."""
+    import os
+    from dataclasses import replace
+
+    from aac.classifiers.linear import LinearModel
+    from aac.classifiers.trained import MODEL_ENV, shipped_model_path
+    from aac.processing.items import _default_classifier
+    from aac.processing.pipeline import ProcessConfig, run
+
+    before = {r["item_id"]: r["type"] for r in corpus.read("items", columns=["item_id", "type"]).to_pylist()}
+    m = LinearModel.load(shipped_model_path())
+    os.environ[MODEL_ENV] = str(replace(m, c_bias=m.c_bias + 1.0).save(tmp / "retrained.npz"))
+    _default_classifier.cache_clear()
+    try:
+        t = time.perf_counter()
+        r = run(corpus)
+        t_inc = time.perf_counter() - t
+        after = {x["item_id"]: x["type"] for x in corpus.read("items", columns=["item_id", "type"]).to_pylist()}
+        changed = sum(after[k] != v for k, v in before.items())
+        t = time.perf_counter()
+        full = run(corpus, ProcessConfig(incremental=False))
+        t_full = time.perf_counter() - t
+    finally:
+        os.environ.pop(MODEL_ENV, None)
+        _default_classifier.cache_clear()
+    print(f"after a model change: pass 1 on {r.processed} rows ({r.reused} reused), {r.items_itemised} itemised, "
+          f"{r.items_retyped} re-typed ({r.item_rows_retyped} items, {changed} changed type), {r.items_reused} reused, "
+          f"{t_inc:.1f}s (items step {_step_s(r, 'items'):.2f}s); the same with --full: {full.items_itemised} itemised, "
+          f"{t_full:.1f}s (items step {_step_s(full, 'items'):.2f}s)")
+
+
+def _step_s(report, prefix: str) -> float:
+    return sum(s.seconds for s in report.steps if s.name.startswith(prefix))
 
 
 def reuse_bench(n: int) -> None:

@@ -7,7 +7,9 @@ and operators only ever talk to this interface; which classifier runs is a name 
 
 from __future__ import annotations
 
+import hashlib
 import importlib
+import json
 from dataclasses import dataclass
 from typing import Protocol, Sequence
 
@@ -40,8 +42,23 @@ class Prediction:
 
 class Classifier(Protocol):
     name: str
+    # Everything its predictions depend on (code version, options, model bytes), as one string: equal fingerprints
+    # mean equal predictions, so stored items typed under this fingerprint may be reused (``aac process``).
+    fingerprint: str
 
     def predict(self, items: Sequence[ItemInput]) -> list[Prediction]: ...
+
+
+def make_fingerprint(name: str, version: int, *parts) -> str:
+    """``name/v<version>/<hash of parts>``: parts are JSON-able options or digests of model bytes."""
+    digest = hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()[:16]
+    return f"{name}/v{version}/{digest}"
+
+
+def fingerprint_of(classifier) -> str | None:
+    """The classifier's fingerprint, or None for one that has none (its items are then never reused)."""
+    value = getattr(classifier, "fingerprint", None)
+    return value if isinstance(value, str) and value else None
 
 
 def one_hot(label: str, confidence: float = 1.0) -> tuple[float, ...]:

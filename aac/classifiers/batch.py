@@ -77,7 +77,7 @@ def retype_batch(clf: Classifier, batch: pa.RecordBatch | pa.Table) -> pa.Table:
     updates = {
         "type": pa.array([p.label for p in preds], pa.string()),
         "type_proba": pa.array([list(p.proba) for p in preds], pa.list_(pa.float32(), 5)),
-        "classifier": pa.array([p.source for p in preds], pa.string()),
+        "classifier": pa.array([p.source or clf.name for p in preds], pa.string()),  # as itemize writes it
         "confidence": pa.array([p.confidence for p in preds], pa.float32()),
         "abstained": pa.array([p.abstained for p in preds], pa.bool_()),
     }

@@ -16,8 +16,9 @@ from typing import Sequence
 
 import regex as re
 
-from aac.classifiers.base import ItemInput, Prediction, one_hot
+from aac.classifiers.base import ItemInput, Prediction, fingerprint_of, make_fingerprint, one_hot
 
+VERSION = 1  # bump when the early-exit rules or the stage order change (part of the fingerprint)
 STRONG_PROHIBITION = re.compile(r"\b(NEVER|DO NOT|MUST NOT|DON'T|FORBIDDEN|PROHIBITED)\b|^[\s*-]*[❌🚫⛔🛑]")
 
 
@@ -39,6 +40,12 @@ class CascadeClassifier:
         self.abstain_below = abstain_below
         self.llm_below = llm_below
         self.llm = llm  # any Classifier (e.g. LLMClassifier); None = no LLM stage
+
+    @property
+    def fingerprint(self) -> str:
+        """Its thresholds and the fingerprints of its stages (an LLM stage without one makes it unknown)."""
+        llm = None if self.llm is None else (fingerprint_of(self.llm) or "unknown")
+        return make_fingerprint(self.name, VERSION, self.abstain_below, self.llm_below, self.trained.fingerprint, llm)
 
     def predict(self, items: Sequence[ItemInput]) -> list[Prediction]:
         out: list[Prediction | None] = [None] * len(items)

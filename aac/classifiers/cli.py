@@ -142,10 +142,14 @@ def _retype(corpus: Path, classifier: str, runner: str, address: str | None) -> 
         from aac.classifiers.base import get_classifier
         from aac.classifiers.batch import retype_corpus
 
+        from aac.classifiers.base import fingerprint_of
+        from aac.processing.item_record import rewriting_items
+
         total = c.count("items")
         clf = get_classifier(classifier)
         with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
-                      TimeRemainingColumn(), console=console) as bar:
+                      TimeRemainingColumn(), console=console) as bar, \
+                rewriting_items(c, fingerprint_of(clf), whole_table=True):  # so `aac process` knows who typed them
             task = bar.add_task(f"classify ({classifier})", total=total)
             n = retype_corpus(c, clf, on_progress=lambda k: bar.advance(task, k))
     elif runner in ("prefect", "dask"):

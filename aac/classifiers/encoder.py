@@ -6,13 +6,17 @@ with the section headings appended; a softmax over cosines (temperature ``tau``)
 
 from __future__ import annotations
 
+import hashlib
 from typing import Sequence
 
 import numpy as np
 
-from aac.classifiers.base import ItemInput, Prediction
+from aac.classifiers.base import ItemInput, Prediction, make_fingerprint
 from aac.classifiers.datasets import own_examples
 from aac.schema import TYPES
+
+
+VERSION = 1  # bump when _text or the softmax over cosines changes (part of the fingerprint)
 
 
 def _text(item: ItemInput) -> str:
@@ -36,6 +40,9 @@ class EncoderClassifier:
             raise ValueError(f"no prototype examples for types {missing}")
         cent = np.stack([E[labels == k].mean(axis=0) for k in range(len(TYPES))])
         self.centroids = cent / np.linalg.norm(cent, axis=1, keepdims=True)
+        # the centroids digest both the prototype examples and the embedding weights that encoded them
+        digest = hashlib.sha256(np.ascontiguousarray(self.centroids, dtype=np.float32).tobytes()).hexdigest()
+        self.fingerprint = make_fingerprint(self.name, VERSION, backend, tau, abstain_below, digest)
 
     def proba(self, items: Sequence[ItemInput]) -> np.ndarray:
         sims = self.backend.encode([_text(i) for i in items]) @ self.centroids.T

@@ -15,12 +15,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
+import hashlib
+
 import numpy as np
 
 from aac.classifiers.base import AUTHORITY_WEIGHTS, TYPES, ItemInput, Prediction
 from aac.classifiers.features import N_FEATURES, featurize, featurize_two_stage, linear_scores
 
 C_INDEX = TYPES.index("C")
+# Bump when featurisation (features.py, risk.py, clusters.py) or the decision rule below changes its output for the
+# same model: it is part of the classifiers' fingerprints, so stored item types are recomputed (``aac process``).
+CODE_VERSION = 1
 
 
 @dataclass
@@ -57,6 +62,21 @@ class LinearModel:
             return cls(z["weights"].astype(np.float32), z["bias"], float(z["c_threshold"]), int(z["n_features"]),
                        str(z["meta"]), clusters, z["c_weights"].astype(np.float32) if two else None,
                        float(z["c_bias"]) if two else 0.0)
+
+    def digest(self) -> str:
+        """sha256 of every array and number that predictions read (not of the .npz bytes: zip headers vary)."""
+        h = hashlib.sha256()
+        arrays = {"weights": self.weights, "bias": self.bias, "c_threshold": self.c_threshold,
+                  "n_features": self.n_features, "meta": self.meta, "c_bias": self.c_bias}
+        if self.c_weights is not None:
+            arrays["c_weights"] = self.c_weights
+        if self.clusters is not None:
+            arrays.update(self.clusters.arrays())
+        for name in sorted(arrays):
+            a = np.ascontiguousarray(np.asarray(arrays[name]))
+            h.update(f"{name}:{a.dtype.str}:{a.shape}:".encode())
+            h.update(a.tobytes())
+        return h.hexdigest()
 
     def probabilities(self, items: Sequence[ItemInput]) -> np.ndarray:
         if self.c_weights is not None:

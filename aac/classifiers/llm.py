@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
 
-from aac.classifiers.base import ItemInput, Prediction, one_hot
+from aac.classifiers.base import ItemInput, Prediction, fingerprint_of, make_fingerprint, one_hot
 from aac.config import Secret
 from aac.schema import TYPE_NAMES, TYPES
 
@@ -243,6 +243,11 @@ class LLMClassifier:
         self.client = ChatClient(base_url, model, **client_options)
 
     @property
+    def fingerprint(self) -> str:
+        """Prompt (version and text), endpoint and model name: what its (cached) answers depend on."""
+        return make_fingerprint(self.name, 1, PROMPT_VERSION_LLM, SYSTEM_LLM, self.client.base_url, self.client.model)
+
+    @property
     def stats(self) -> dict:
         return self.client.stats.as_dict()
 
@@ -267,15 +272,25 @@ class SafetyMarginClassifier:
         self._fallback = fallback
 
     @property
+    def fingerprint(self) -> str:
+        """Prompt, endpoint, model, threshold and the fingerprint of the classifier giving the non-C labels."""
+        fallback = fingerprint_of(self._fallback_classifier()) or "unknown"
+        return make_fingerprint(self.name, 1, PROMPT_VERSION_MARGIN, SYSTEM_MARGIN, self.client.base_url,
+                                self.client.model, self.threshold, fallback)
+
+    @property
     def stats(self) -> dict:
         return self.client.stats.as_dict()
 
-    def _other_labels(self, items: Sequence[ItemInput]) -> list[Prediction]:
+    def _fallback_classifier(self):
         if self._fallback is None:
             from aac.classifiers.base import get_classifier
 
             self._fallback = get_classifier("default")
-        return self._fallback.predict(items)
+        return self._fallback
+
+    def _other_labels(self, items: Sequence[ItemInput]) -> list[Prediction]:
+        return self._fallback_classifier().predict(items)
 
     def predict(self, items: Sequence[ItemInput]) -> list[Prediction]:
         scores = self.client.map(PROMPT_VERSION_MARGIN, SYSTEM_MARGIN, items, parse_margin_reply)

@@ -11,7 +11,9 @@ from typing import Sequence
 
 import regex as re
 
-from aac.classifiers.base import ItemInput, Prediction, one_hot
+from aac.classifiers.base import ItemInput, Prediction, make_fingerprint, one_hot
+
+VERSION = 1  # bump when a pattern or the order of the families changes (part of the fingerprint)
 
 CONSTRAINT = re.compile(
     r"\b(never|must\s+not|mustn't|do\s+not|don't|shall\s+not|cannot|can't|forbidden|prohibited|not\s+allowed)\b"
@@ -55,6 +57,7 @@ class RegexClassifier:
     def __init__(self, match_confidence: float = 0.9, fallback_confidence: float = 0.35):
         self.match_confidence = match_confidence
         self.fallback_confidence = fallback_confidence
+        self.fingerprint = make_fingerprint(self.name, VERSION, match_confidence, fallback_confidence)
 
     def predict(self, items: Sequence[ItemInput]) -> list[Prediction]:
         out = []

@@ -11,8 +11,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Sequence
 
-from aac.classifiers.base import ItemInput, Prediction
-from aac.classifiers.linear import LinearModel, predictions, risk_adjust
+from aac.classifiers.base import ItemInput, Prediction, make_fingerprint
+from aac.classifiers.linear import CODE_VERSION, LinearModel, predictions, risk_adjust
 
 MODEL_ENV = "AAC_CLASSIFIER_MODEL"
 
@@ -42,6 +42,14 @@ class TrainedClassifier:
                 raise FileNotFoundError(f"classifier model not found: {p} (train one with `aac classify train`)")
             self.model = LinearModel.load(p)
         self.abstain_below = abstain_below
+        self._fingerprint: str | None = None
+
+    @property
+    def fingerprint(self) -> str:
+        """Code version, abstain threshold and a digest of the model's arrays (a retrained model changes it)."""
+        if self._fingerprint is None:
+            self._fingerprint = make_fingerprint(self.name, CODE_VERSION, self.abstain_below, self.model.digest())
+        return self._fingerprint
 
     def risk_proba(self, items: Sequence[ItemInput]):
         """Authority-weighted, threshold-rescaled probabilities (C at 0.5 = the model's decision boundary)."""

@@ -35,14 +35,18 @@ def classify_corpus(root: str, classifier: str = "default") -> int:
 
     from aac.store import Corpus
 
+    from aac.classifiers.base import fingerprint_of, get_classifier
+    from aac.processing.item_record import rewriting_items
+
     corpus = Corpus(root)
     parts = [str(p) for p in corpus.part_files("items")]
     staging = Path(root) / f".classify-staging-{uuid.uuid4().hex}"
     staging.mkdir(parents=True)
-    try:
-        futures = [retype_part.submit(p, classifier, str(staging)) for p in parts]
-        staged = [f.result() for f in futures]
-        return corpus.replace("items", (pq.read_table(p) for p in staged))
+    try:  # the record of `aac process` learns which classifier typed every row
+        with rewriting_items(corpus, fingerprint_of(get_classifier(classifier)), whole_table=True):
+            futures = [retype_part.submit(p, classifier, str(staging)) for p in parts]
+            staged = [f.result() for f in futures]
+            return corpus.replace("items", (pq.read_table(p) for p in staged))
     finally:
         shutil.rmtree(staging, ignore_errors=True)
 

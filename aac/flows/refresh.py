@@ -29,7 +29,16 @@ def process_task(corpus: str) -> dict:
 
     report = run(Corpus(corpus))
     return {"processed": report.processed, "reused": report.reused, "items_itemised": report.items_itemised,
-            "items_reused": report.items_reused, **{s.name: s.rows for s in report.steps}}
+            "items_reused": report.items_reused, "items_retyped": report.items_retyped,
+            "item_rows_retyped": report.item_rows_retyped, **{s.name: s.rows for s in report.steps}}
+
+
+@task
+def items_outdated_task(corpus: str) -> bool:
+    from aac.processing.pipeline import items_outdated
+    from aac.store import Corpus
+
+    return items_outdated(Corpus(corpus))
 
 
 def report_version(result: dict) -> None:
@@ -55,7 +64,8 @@ def refresh_corpus(corpus: str = "data", api_url: str = "https://api.github.com"
         incoming = str(new_run_folder(corpus))
         crawl(api_url=api_url, corpus=incoming, platforms=platforms, previous=corpus)
     result = merge_task(corpus, incoming, source=api_url if crawled_now else incoming)
-    if process and (result["added"] or result["changed"] or result["removed"]):
+    changed = result["added"] or result["changed"] or result["removed"]
+    if process and (changed or items_outdated_task(corpus)):  # a new model re-types even an unchanged corpus
         result["process"] = process_task(corpus)
     report_version(result)
     print(f"version {result['version']}: +{result['added']} ~{result['changed']} -{result['removed']}")

@@ -132,15 +132,17 @@ def refresh(
                f"unchanged={report.unchanged}")
     for name, counts in sorted(report.per_platform.items()):
         typer.echo(f"  {name}: " + " ".join(f"{k}={v}" for k, v in counts.items()))
-    if not (report.added or report.changed or report.removed):
-        return
+    changed = bool(report.added or report.changed or report.removed)
     if process:
-        from aac.processing.pipeline import run
+        from aac.processing.pipeline import items_outdated, run
 
+        if not changed and not items_outdated(target):
+            return
         rep = run(target)
         typer.echo(f"processed: {rep.processed} artifacts through pass 1 ({rep.reused} reused), "
-                   f"{rep.items_itemised} itemised ({rep.items_reused} reused); {rep.items} items")
-    else:
+                   f"{rep.items_itemised} itemised, {rep.items_reused} reused, {rep.items_retyped} re-typed because "
+                   f"the classifier changed ({rep.item_rows_retyped} items); {rep.items} items")
+    elif changed:
         typer.echo("new and changed artifacts wait as status 'collected' for `aac process`")
 
 

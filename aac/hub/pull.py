@@ -35,6 +35,9 @@ def install_snapshot(snapshot: Path, corpus: Corpus) -> PullResult:
     snapshot = Path(snapshot)
     if not any((snapshot / "data" / "artifacts").glob("*.parquet")):
         raise FileNotFoundError(f"{snapshot} is not an AAC release: no data/artifacts/*.parquet")
+    from aac.processing.item_record import distrust
+
+    distrust(corpus)  # items from the release: a local `aac process` record no longer describes them
     rows = {}
     for config in CONFIGS:  # a config absent from the release (no rows) becomes an empty table
         staging = corpus.tables_dir / f"{config}.pull-tmp"

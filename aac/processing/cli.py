@@ -21,7 +21,9 @@ def _print_process(report, console) -> None:
     console.print(f"artifacts {report.artifacts:,}: kept {report.kept:,}, private {report.private:,}, "
                   f"dropped {report.dropped:,}; items {report.items:,}")
     console.print(f"pass 1 ran on {report.processed:,} artifacts ({report.reused:,} unchanged, reused); "
-                  f"{report.items_itemised:,} itemised ({report.items_reused:,} reused)")
+                  f"{report.items_itemised:,} itemised, {report.items_reused:,} reused, {report.items_retyped:,} "
+                  f"re-typed because the classifier changed ({report.item_rows_retyped:,} items)")
+    console.print(f"classifier: {report.classifier or 'no fingerprint (its items are re-typed on every run)'}")
     if report.drop_reasons:
         console.print("reasons: " + ", ".join(f"{k} {v:,}" for k, v in sorted(report.drop_reasons.items(),
                                                                              key=lambda kv: -kv[1])))
@@ -43,7 +45,10 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
                                                help="A dedupe cluster over this many repositories is a template copy."),
         workers: int = typer.Option(1, "--workers", min=1, help="Processes for the per-artifact steps."),
         full: bool = typer.Option(False, "--full", help="Recompute every artifact and item (default: only those "
-                                  "whose input changed since the last run; use after changing code or model)."),
+                                  "whose input changed since the last run; items typed by another classifier or "
+                                  "model are re-typed either way). Use after changing the processing code."),
+        classifier: str = typer.Option("default", "--classifier",
+                                       help="Registry name of the classifier that types the items."),
         prefect: bool = typer.Option(False, "--prefect/--no-prefect", help="Run as the Prefect flow `process`."),
     ) -> None:
         """Normalise, dedupe, licence-filter, redact secrets, tag and itemise crawled artifacts (idempotent)."""
@@ -60,13 +65,19 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
             from aac.flows.process import process as process_flow
 
             out = process_flow(corpus=str(c.root), keep_private=keep_private, near_threshold=near_threshold,
-                               allow=allow, template_min_repos=template_min_repos, workers=workers)
+                               allow=allow, template_min_repos=template_min_repos, workers=workers, full=full,
+                               classifier=classifier)
             typer.echo(f"process (prefect): {out['artifacts']} artifacts, {out['kept']} kept, {out['items']} items")
             return
         from aac.flows.process import config
         from aac.processing.pipeline import run
 
-        report = run(c, config(keep_private, near_threshold, allow, template_min_repos, workers, full))
+        try:
+            cfg = config(keep_private, near_threshold, allow, template_min_repos, workers, full, classifier)
+        except KeyError as exc:  # an unknown classifier name: say which exist
+            Console(stderr=True).print(f"[red]{exc.args[0]}[/red]")
+            raise typer.Exit(2)
+        report = run(c, cfg)
         _print_process(report, console)
 
     @app.command()

@@ -28,7 +28,8 @@ def _default_classifier() -> Classifier:
     return get_classifier("default")
 
 
-def _resolve(classifier: Classifier | None) -> Classifier:
+def resolve_classifier(classifier: Classifier | None) -> Classifier:
+    """The given classifier, or the default one (loaded once per process)."""
     return classifier if classifier is not None else _default_classifier()
 
 
@@ -76,7 +77,7 @@ def itemize(
     artifact_id: str, path: str, content: str, classifier: Classifier | None = None, authority: str = "user"
 ) -> list[dict]:
     """The typed, scoped item rows of one file (dicts with exactly the ``items`` columns)."""
-    return _rows(_pending(artifact_id, path, content, authority), _resolve(classifier))
+    return _rows(_pending(artifact_id, path, content, authority), resolve_classifier(classifier))
 
 
 def itemize_many(
@@ -89,7 +90,7 @@ def itemize_many(
     batch holds at least ``batch_size`` rows except the last. Pass a dict as ``warnings`` to collect
     artifact_id -> segmentation warnings (e.g. ``malformed_front_matter``) without parsing twice.
     """
-    clf = _resolve(classifier)
+    clf = resolve_classifier(classifier)
     pending: list[tuple] = []
     for record in records:
         artifact, path, content = record[0], record[1], record[2]

@@ -16,9 +16,13 @@ Flow of one ``process`` run (every step is a pure function from the modules name
 its input (the whole raw row, the repository licence and the settings pass 1 depends on) and its MinHash
 signature. A later run re-runs pass 1 only for rows whose input hash changed (new or changed artifacts on a
 refresh) and reuses the stored rows and signatures of the others; dedupe still sees every signature (clusters
-are global). Items are reused for artifacts whose final content is unchanged when the default classifier
-types them. ``ProcessConfig(incremental=False)`` (``aac process --full``) recomputes everything, e.g. after
-a change of the processing code or the classifier model.
+are global). The stage table also records, per artifact, which (path, content) its items in ``items`` were
+made from and the fingerprint of the classifier that typed them (``aac.classifiers.base``: code version,
+options, digest of the model). An artifact whose (path, content) is unchanged keeps its items when the
+fingerprint is the same, and has them re-typed (segmentation kept) when the classifier or its model changed;
+the others are segmented and typed afresh. ``ProcessConfig(incremental=False)`` (``aac process --full``)
+recomputes everything, e.g. after a change of the processing code that ``STAGE_VERSION``/``ITEMS_VERSION``
+do not capture.
 
 Statuses: ``kept`` (publishable), ``private`` (licence not permissive: content only with ``keep_private``),
 ``dropped`` (bad input, exact duplicate, not an agent file), ``removed`` (gone upstream).
@@ -45,15 +49,17 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from aac.classifiers.base import fingerprint_of
 from aac.collectors.platforms import platform_of
 from aac.ids import artifact_id as make_artifact_id
-from aac.processing import licenses, normalize, secrets, tagging
+from aac.processing import item_record, licenses, normalize, secrets, tagging
 from aac.processing.dedupe import NearDupConfig, content_sha256, dedupe
 from aac.schema import ARTIFACTS, REPOS
 from aac.store import Corpus
 
 INPUT_STATUSES = ("collected", "removed")
 STAGE_VERSION = 1  # bump when pass 1 (normalize, licenses, secrets, tagging, signature) changes its output
+ITEMS_VERSION = 1  # bump when segmentation, scope or the item rows change for the same (path, content)
 # Rows the crawler itself wrote as dropped (their reason comes from the collector); processed rows never carry these.
 CRAWL_DROP_REASONS = ("content_unavailable", "not_an_agent_file")
 _TS = pa.timestamp("us", tz="UTC")
@@ -91,7 +97,10 @@ class ProcessReport:
     processed: int = 0  # raw rows run through pass 1 (normalise, licence, secrets, tags, MinHash) this run
     reused: int = 0  # raw rows whose stored pass-1 row and signature were reused
     items_reused: int = 0  # artifacts whose items were kept from the previous run
+    items_retyped: int = 0  # artifacts whose stored items were re-typed: the classifier's fingerprint changed
+    item_rows_retyped: int = 0  # the item rows of those artifacts
     items_itemised: int = 0  # artifacts segmented and classified this run
+    classifier: str | None = None  # fingerprint of the classifier that typed the items (None: it has none)
     artifacts: int = 0
     kept: int = 0
     private: int = 0
@@ -346,7 +355,7 @@ def _reused_batches(corpus: Corpus, reuse: dict[str, str], repos: dict[str, dict
                          pa.array([(repos.get(r) or {}).get("stars") for r in repo_col], pa.int64()))
         t = t.set_column(t.schema.get_field_index("_pushed_at"), "_pushed_at",
                          pa.array([(repos.get(r) or {}).get("pushed_at") for r in repo_col], _TS))
-        yield t.cast(STAGE_SCHEMA)
+        yield t.select(STAGE_SCHEMA.names).cast(STAGE_SCHEMA)
 
 
 def _final_batches(stage_dir: Path, decisions: pa.Table, cfg: ProcessConfig, report: ProcessReport) -> Iterator[pa.Table]:
@@ -378,39 +387,39 @@ def _final_batches(stage_dir: Path, decisions: pa.Table, cfg: ProcessConfig, rep
 
 
 def _item_key(path: str, content: str) -> str:
-    return hashlib.sha256(f"{path}\0{content}".encode("utf-8", "surrogatepass")).hexdigest()
+    return hashlib.sha256(f"{ITEMS_VERSION}\0{path}\0{content}".encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def _final_content_keys(corpus: Corpus) -> dict[str, str]:
-    """artifact_id -> hash of (path, content) of the artifacts that have items now (before they are rewritten)."""
-    if not corpus.exists("artifacts") or not corpus.exists("items"):
-        return {}
-    with_items = set(pc.unique(corpus.read("items", columns=["artifact_id"]).column("artifact_id")).to_pylist())
-    out = {}
-    for b in corpus.iter_batches("artifacts", columns=["artifact_id", "path", "content"], batch_size=2048):
-        for r in b.to_pylist():
-            if r["content"] is not None and r["artifact_id"] in with_items:
-                out[r["artifact_id"]] = _item_key(r["path"], r["content"])
-    return out
-
-
-def _item_records(corpus: Corpus, keep_private: bool, before: dict[str, str] | None = None,
-                  reuse: set[str] | None = None) -> Iterator[tuple[str, str, str]]:
-    """Artifacts to itemise; with ``before``, those whose (path, content) is unchanged go to ``reuse`` instead."""
+def _item_records(corpus: Corpus, keep_private: bool, before: dict[str, tuple[str, str | None]],
+                  fingerprint: str | None, sort: dict[str, set], typed: dict[str, str]) -> Iterator[tuple[str, str, str]]:
+    """Artifacts to segment and type; those whose (path, content) key is unchanged since ``before`` go to
+    ``sort["reuse"]`` (same classifier fingerprint) or ``sort["retype"]`` (another one, or none) instead."""
     statuses = ("kept", "private") if keep_private else ("kept",)
     for b in corpus.iter_batches("artifacts", columns=["artifact_id", "path", "status", "content"], batch_size=2048):
         for r in b.to_pylist():
             if r["status"] in statuses and r["content"] is not None:
-                if before and before.get(r["artifact_id"]) == _item_key(r["path"], r["content"]):
-                    reuse.add(r["artifact_id"])
+                aid, key = r["artifact_id"], _item_key(r["path"], r["content"])
+                typed[aid] = key
+                old = before.get(aid)
+                if old is not None and old[0] == key:
+                    same = fingerprint is not None and old[1] == fingerprint
+                    sort["reuse" if same else "retype"].add(aid)
                     continue
-                yield r["artifact_id"], r["path"], r["content"]
+                sort["made"].add(aid)
+                yield aid, r["path"], r["content"]
 
 
 def _items_chunk(records: list[tuple[str, str, str]]) -> list[pa.RecordBatch]:
     from aac.processing.items import itemize_many
 
     return list(itemize_many(records))
+
+
+def _retype_chunk(table: pa.Table) -> pa.Table:
+    from aac.classifiers.batch import retype_batch
+    from aac.processing.items import resolve_classifier
+
+    return retype_batch(resolve_classifier(None), table)
 
 
 def _chunks(it: Iterable, n: int) -> Iterator[list]:
@@ -424,39 +433,63 @@ def _chunks(it: Iterable, n: int) -> Iterator[list]:
         yield chunk
 
 
-def write_items(corpus: Corpus, cfg: ProcessConfig, before: dict[str, str] | None = None,
-                report: ProcessReport | None = None) -> int:
+def write_items(corpus: Corpus, cfg: ProcessConfig, before: dict[str, tuple[str, str | None]] | None = None,
+                report: ProcessReport | None = None, typed: dict[str, str] | None = None) -> int:
     """Replace ``items`` with the typed items of the kept artifacts (the segment helper's ``itemize_many``).
 
-    Items are deterministic per artifact, so chunks typed in worker processes give the same table, and the
-    items of an artifact whose (path, content) is in ``before`` unchanged are copied, not recomputed."""
-    from aac.processing.items import itemize_many
+    Items are deterministic per artifact, so chunks typed in worker processes give the same table. ``before``
+    (:func:`item_record.stored`) says which items the table holds: an artifact whose (path, content) is
+    unchanged keeps its rows when they were typed under the current classifier's fingerprint, and has the same
+    rows re-typed otherwise (``retype_batch`` reads exactly what ``itemize`` feeds the classifier). ``typed``
+    receives artifact_id -> items key of every artifact that has items afterwards (the next run's record)."""
+    from aac.classifiers.batch import retype_batch
+    from aac.processing.items import itemize_many, resolve_classifier
 
-    reuse: set[str] = set()
-    made: set[str] = set()
-
-    def counted(records):
-        for r in records:
-            made.add(r[0])
-            yield r
-
-    records = counted(_item_records(corpus, cfg.keep_private, before, reuse))
-    if cfg.workers <= 1 or cfg.classifier is not None:
-        fresh = itemize_many(records, classifier=cfg.classifier)
-    else:
+    clf = resolve_classifier(cfg.classifier)
+    fingerprint = fingerprint_of(clf)
+    sort: dict[str, set] = {"reuse": set(), "retype": set(), "made": set()}
+    typed = {} if typed is None else typed
+    retyped_rows = [0]
+    records = _item_records(corpus, cfg.keep_private, before or {}, fingerprint, sort, typed)
+    in_workers = cfg.workers > 1 and cfg.classifier is None
+    if in_workers:
         fresh = (b for bs in ordered_map(_items_chunk, _chunks(records, 500), cfg.workers) for b in bs)
+    else:
+        fresh = itemize_many(records, classifier=clf)
 
-    def kept_then_fresh():
-        yield from fresh  # first: it fills ``reuse`` while the artifacts are read
-        if reuse:
-            ids = pa.array(sorted(reuse))
-            for b in corpus.iter_batches("items", batch_size=8192):
-                yield b.filter(pc.is_in(b.column("artifact_id"), ids))
+    def stored(ids: set[str]) -> Iterator[pa.Table]:
+        wanted = pa.array(sorted(ids))
+        for b in corpus.iter_batches("items", batch_size=8192):
+            t = pa.Table.from_batches([b]).filter(pc.is_in(b.column("artifact_id"), wanted))
+            if t.num_rows:
+                yield t
 
-    n = corpus.replace("items", kept_then_fresh())
+    def retyped() -> Iterator[pa.Table]:
+        for t in (ordered_map(_retype_chunk, stored(sort["retype"]), cfg.workers) if in_workers
+                  else (retype_batch(clf, t) for t in stored(sort["retype"]))):
+            retyped_rows[0] += t.num_rows
+            yield t
+
+    def fresh_then_stored():
+        yield from fresh  # first: it sorts every artifact while the artifacts are read
+        if sort["reuse"]:
+            yield from stored(sort["reuse"])
+        if sort["retype"]:
+            yield from retyped()
+
+    n = corpus.replace("items", fresh_then_stored())
     if report is not None:
-        report.items_reused, report.items_itemised = len(reuse), len(made)
+        report.items_reused, report.items_retyped = len(sort["reuse"]), len(sort["retype"])
+        report.items_itemised, report.item_rows_retyped = len(sort["made"]), retyped_rows[0]
+        report.classifier = fingerprint
     return n
+
+
+def items_outdated(corpus: Corpus, cfg: ProcessConfig = ProcessConfig()) -> bool:
+    """Whether a run would re-type or re-make stored items although no input changed (classifier or model)."""
+    from aac.processing.items import resolve_classifier
+
+    return cfg.items and item_record.types_outdated(corpus, fingerprint_of(resolve_classifier(cfg.classifier)))
 
 
 def run(corpus: Corpus, cfg: ProcessConfig = ProcessConfig(),
@@ -522,12 +555,18 @@ def run(corpus: Corpus, cfg: ProcessConfig = ProcessConfig(),
         return meta.num_rows
 
     step("dedupe exact+near", dedupe_step)
-    before = _final_content_keys(corpus) if cfg.incremental and cfg.items and cfg.classifier is None else {}
+    record = item_record.stored(corpus)  # which items ``items`` holds: read before either table is rewritten
     step("write artifacts", lambda: corpus.replace("artifacts", _final_batches(stage_dir, decisions_box[0], cfg, report)))
-    corpus.replace("process_stage", (pq.read_table(f) for f in sorted(stage_dir.glob("part-*.parquet"))))
+    with item_record.rewriting_items(corpus):  # the record is distrusted until both tables are written
+        if cfg.items:
+            typed: dict[str, str] = {}
+            report.items = step("items+classify",
+                                lambda: write_items(corpus, cfg, record if cfg.incremental else {}, report, typed))
+            record = {a: (k, report.classifier) for a, k in typed.items()}
+        # without items this run, ``items`` is untouched and its (trusted) record carries over
+        staged = (pq.read_table(f) for f in sorted(stage_dir.glob("part-*.parquet")))
+        corpus.replace("process_stage", item_record.with_record(staged, record))
     shutil.rmtree(stage_dir, ignore_errors=True)
-    if cfg.items:
-        report.items = step("items+classify", lambda: write_items(corpus, cfg, before, report))
     corpus.refresh_catalog()
     return report
 

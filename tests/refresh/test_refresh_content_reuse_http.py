@@ -4,29 +4,21 @@ change: raw downloads drop from one per file to the files that changed."""
 from __future__ import annotations
 
 import hashlib
-import json
 
-import pytest
-import requests
-
-from aac.collectors.collect import run_github_crawl
-from aac.collectors.emulator import EmulatorServer, generate_snapshot
 from aac.collectors.platforms import platform_of
 from aac.collectors.reuse import PreviousContent
-from aac.config import Secret
 from aac.ids import artifact_id
 from aac.store import Corpus
+from tests.refresh.emulator_http import counted_crawl, serving
 
 TOKEN = "ghp_reuseTestToken0123456789abcdef"
 PLATFORM = "cursor"
+SNAPSHOT, EMULATOR_SEED = (1500, 11), 5  # the module's ``first`` crawl (tests/refresh/conftest.py)
 COLS = "artifact_id, blob_sha, commit_sha, content_sha256, size_bytes, status, drop_reason, content"
 
 
 def _crawl(srv, corpus: Corpus, previous: Corpus | None = None, **kw):
-    before = srv.stats
-    summary = run_github_crawl(corpus, srv.url, [Secret(TOKEN)], [PLATFORM], clock=srv.clock, previous=previous, **kw)
-    after = srv.stats
-    return summary, {k: after[k] - before.get(k, 0) for k in after if k != "routes"}
+    return counted_crawl(srv, corpus, TOKEN, PLATFORM, previous, **kw)
 
 
 def _rows(corpus: Corpus) -> list[dict]:
@@ -37,17 +29,6 @@ def _unverifiable(corpus: Corpus) -> int:
     """Stored rows whose text is not the file's bytes (BOM, replaced bytes): these are downloaded again."""
     return sum(1 for r in _rows(corpus) if r["content"] is not None
                and hashlib.sha256(r["content"].encode("utf-8")).hexdigest() != r["content_sha256"])
-
-
-@pytest.fixture(scope="module")
-def first(tmp_path_factory):
-    records = list(generate_snapshot(1500, 11))
-    root = tmp_path_factory.mktemp("reuse-http")
-    srv = EmulatorServer(records, profile="github", seed=5).start()
-    main = Corpus(root / "main")
-    summary, stats = _crawl(srv, main)
-    yield srv, records, main, summary, stats, root
-    srv.stop()
 
 
 def test_unchanged_refresh_downloads_only_what_it_cannot_verify_and_stores_the_same_rows(first):
@@ -71,14 +52,9 @@ def test_an_edited_file_gets_its_new_content_and_the_rest_is_reused(first, tmp_p
     edited = set(mine[:2])
     changed = [dict(r, content=r["content"] + "\n- edited rule\n") if (r["repo"], r["path"]) in edited else r
                for r in records]
-    snap = tmp_path / "v2.jsonl"
-    snap.write_text("".join(json.dumps(r) + "\n" for r in changed), encoding="utf-8")
-    try:
-        requests.post(f"{srv.url}/_emulator/snapshot", json={"path": str(snap)}, timeout=30).raise_for_status()
+    with serving(srv, changed, tmp_path, restore=records):
         inc = Corpus(root / "edited")
         s, e = _crawl(srv, inc, previous=main)
-    finally:
-        srv.load_snapshot(records)
     new = {(r["repo"], r["path"]): r["content"] for r in changed if (r["repo"], r["path"]) in edited}
     got = {(r["repo"], r["path"]): r for r in inc.sql("select * from artifacts").to_pylist()}
     old = {r["artifact_id"]: r for r in _rows(main)}

@@ -8,23 +8,15 @@ from __future__ import annotations
 
 import json
 
-import pytest
-import requests
-
-from aac.collectors.collect import run_github_crawl
-from aac.collectors.emulator import EmulatorServer, generate_snapshot
 from aac.collectors.platforms import platform_of
-from aac.config import Secret
 from aac.ids import artifact_id
 from aac.refresh.versioning import merge_incoming
 from aac.store import Corpus
+from tests.refresh.emulator_http import counted_crawl, serving
 
 TOKEN = "ghp_refreshTestToken0123456789abcdef"
 PLATFORM = "claude"
-
-
-def _delta(after: dict, before: dict) -> dict:
-    return {k: after[k] - before.get(k, 0) for k in after if k != "routes"}
+SNAPSHOT, EMULATOR_SEED = (3000, 7), 3  # the module's ``first`` crawl (tests/refresh/conftest.py)
 
 
 def _found(corpus: Corpus) -> set[tuple[str, str]]:
@@ -37,20 +29,7 @@ def _expected(records: list[dict]) -> set[tuple[str, str]]:
 
 
 def _crawl(srv, corpus: Corpus, previous: Corpus | None = None):
-    before = srv.stats
-    summary = run_github_crawl(corpus, srv.url, [Secret(TOKEN)], [PLATFORM], clock=srv.clock, previous=previous)
-    return summary, _delta(srv.stats, before)
-
-
-@pytest.fixture(scope="module")
-def first(tmp_path_factory):
-    records = list(generate_snapshot(3000, 7))
-    root = tmp_path_factory.mktemp("refresh-http")
-    srv = EmulatorServer(records, profile="github", seed=3).start()
-    main = Corpus(root / "main")
-    summary, stats = _crawl(srv, main)
-    yield srv, records, main, summary, stats, root
-    srv.stop()
+    return counted_crawl(srv, corpus, TOKEN, PLATFORM, previous)
 
 
 def test_unchanged_refresh_spends_no_core_quota_few_graphql_points_and_fewer_searches_for_the_same_set(first):
@@ -95,16 +74,11 @@ def test_refresh_after_edits_finds_every_file_and_the_changelog_names_exactly_th
             continue
         changed.append(dict(r, content=r["content"] + "\n- one more rule\n") if key in edited else r)
     changed += new
-    snap = tmp_path / "v2.jsonl"
-    snap.write_text("".join(json.dumps(r) + "\n" for r in changed), encoding="utf-8")
-    try:
-        requests.post(f"{srv.url}/_emulator/snapshot", json={"path": str(snap)}, timeout=30).raise_for_status()
+    with serving(srv, changed, tmp_path, restore=records):
         base = Corpus(root / "base")  # the corpus before the edits, as a refresh would find it
         merge_incoming(base, main, source="first")
         inc = Corpus(root / "after-edits")
         s3, e3 = _crawl(srv, inc, previous=base)
-    finally:
-        srv.load_snapshot(records)
     assert _found(inc) == _expected(changed)
     assert e3["not_modified"] > 0
     report = merge_incoming(base, inc, source="refresh")
