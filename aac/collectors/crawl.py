@@ -291,10 +291,10 @@ class CrawlEngine:
 
     def _recheck(self, settle: bool = False) -> None:
         """Check the leaves accepted unchecked that now need it: after a loss was found (or a smaller one), those
-        above the new safe size; with ``settle`` (a query ends) also those that passed only on optimism, smallest
-        first, as one clean check vouches for the rest — a crawl must not end, or be killed, with leaves no check
-        backs. The others stay pending, as a later loss at a smaller size can still condemn them."""
-        pending, self._unverified = sorted(self._unverified, key=lambda e: len(e[1].hits)), []
+        above the new safe size; with ``settle`` (a query ends) also those that passed only on optimism, largest
+        first, as one clean check vouches for every smaller one — a crawl must not end, or be killed, with leaves
+        no check backs. The others stay pending, as a later loss at a smaller size can still condemn them."""
+        pending, self._unverified = sorted(self._unverified, key=lambda e: -len(e[1].hits)), []
         for query, res, sink in pending:
             n = len(res.hits)
             if not (self.model.needs_check(n) or (settle and self.model.optimistic(n))):
