@@ -61,6 +61,10 @@ from aac.classifiers.risk import risk_tokens  # noqa: E402
 from aac.classifiers.training import FitOptions, choose_threshold, labels_from_proba  # noqa: E402
 
 FIRST_EXAMPLES = 136  # examples.jsonl lines that existed before the risk features (the rest were added with them)
+# variant name prefix -> FitOptions field set to the number after it (softtype before softc: first match wins)
+NUMERIC_VARIANTS = (("nbblend", "nb_blend"), ("nbalpha", "nb_alpha"), ("typereg", "c_reg"), ("cnb", "c_nb_blend"),
+                    ("srcbal", "c_source_balance"), ("softtype", "soft_type"), ("softc", "soft_c"),
+                    ("creg", "c_stage_reg"))
 
 
 def _csr(data, tokens):
@@ -113,22 +117,9 @@ def _apply(name, opts, own, extra, feats):
         opts = replace(opts, beta=float(name[4:]))
     elif name in ("lr", "nb"):
         opts = replace(opts, nb_blend=0.0 if name == "lr" else 1.0)
-    elif name.startswith("nbblend"):
-        opts = replace(opts, nb_blend=float(name[7:]))
-    elif name.startswith("nbalpha"):
-        opts = replace(opts, nb_alpha=float(name[7:]))
-    elif name.startswith("typereg"):
-        opts = replace(opts, c_reg=float(name[7:]))
-    elif name.startswith("cnb"):
-        opts = replace(opts, c_nb_blend=float(name[3:]))
-    elif name.startswith("srcbal"):
-        opts = replace(opts, c_source_balance=float(name[6:]))
-    elif name.startswith("softtype"):
-        opts = replace(opts, soft_type=float(name[8:]))
-    elif name.startswith("softc"):
-        opts = replace(opts, soft_c=float(name[5:]))
-    elif name.startswith("creg"):
-        opts = replace(opts, c_stage_reg=float(name[4:]))
+    elif name.startswith(tuple(p for p, _ in NUMERIC_VARIANTS)):
+        prefix, option = next((p, o) for p, o in NUMERIC_VARIANTS if name.startswith(p))
+        opts = replace(opts, **{option: float(name[len(prefix):])})
     elif name != "shipped" and not name.startswith("typesrc") and name != "hardstakes":  # patched in run()
         raise SystemExit(f"unknown variant {name}")
     return opts, own, extra, feats
