@@ -26,7 +26,7 @@ usage: python bench/classify_c_stage_ablation.py [--seeds 6] [--variants base,l1
                 averaged with the first stage on items above that floor
   distant       + a score from a model of "item under a safety heading" fitted on the 18,665 segmented items of
                 agent_configs_sample.jsonl (text features only; held-out repositories' files excluded per fold)
-  srcbal        classes balanced within each source (the shipped recipe uses power 0.75 and soft C targets)
+  srcbal        classes balanced within each source (the shipped recipe uses power 0.5 and soft C targets)
 """
 
 from __future__ import annotations

@@ -113,11 +113,15 @@ def _fit_c_stage(Xc, is_c: np.ndarray, opts: FitOptions, w: np.ndarray | None,
     return cw, cb
 
 
+def _log_freq(X, in_class: np.ndarray, w: np.ndarray, alpha: float) -> np.ndarray:
+    """log P(feature | class) over X's columns: weighted feature counts of the class's rows, additive smoothing."""
+    counts = alpha + np.asarray(X.T @ (w * in_class)).ravel()
+    return np.log(counts / counts.sum())
+
+
 def _fit_binary_nb(X, y: np.ndarray, alpha: float, w: np.ndarray) -> np.ndarray:
     """Multinomial naive Bayes log-odds per feature, C vs rest, uniform prior (weights over X's columns)."""
-    pos = alpha + np.asarray(X.T @ (w * (y == 1))).ravel()
-    neg = alpha + np.asarray(X.T @ (w * (y == 0))).ravel()
-    return (np.log(pos / pos.sum()) - np.log(neg / neg.sum())).astype(np.float32)
+    return (_log_freq(X, y == 1, w, alpha) - _log_freq(X, y == 0, w, alpha)).astype(np.float32)
 
 
 def _fit_all(Xt, Xc, y: np.ndarray, opts: FitOptions, w: np.ndarray, votes: np.ndarray | None = None,
@@ -169,8 +173,7 @@ def _fit_naive_bayes(X, y: np.ndarray, alpha: float, w: np.ndarray | None = None
     b = np.full(len(TYPES), -30.0, dtype=np.float32)
     present = np.unique(y)
     for k in present:
-        counts = alpha + np.asarray(Xu.T @ (w * (y == k))).ravel()
-        W[used, k] = np.log(counts / counts.sum())
+        W[used, k] = _log_freq(Xu, y == k, w, alpha)
         b[k] = -np.log(len(present))
     return W, b
 
