@@ -34,11 +34,11 @@ def process_task(corpus: str) -> dict:
 
 
 @task
-def items_outdated_task(corpus: str) -> bool:
-    from aac.processing.pipeline import items_outdated
+def processing_outdated_task(corpus: str) -> bool:
+    from aac.processing.pipeline import processing_outdated
     from aac.store import Corpus
 
-    return items_outdated(Corpus(corpus))
+    return processing_outdated(Corpus(corpus))
 
 
 def report_version(result: dict) -> None:
@@ -65,7 +65,7 @@ def refresh_corpus(corpus: str = "data", api_url: str = "https://api.github.com"
         crawl(api_url=api_url, corpus=incoming, platforms=platforms, previous=corpus)
     result = merge_task(corpus, incoming, source=api_url if crawled_now else incoming)
     changed = result["added"] or result["changed"] or result["removed"]
-    if process and (changed or items_outdated_task(corpus)):  # a new model re-types even an unchanged corpus
+    if process and (changed or processing_outdated_task(corpus)):  # a new model or processing code: redo stored work
         result["process"] = process_task(corpus)
     report_version(result)
     print(f"version {result['version']}: +{result['added']} ~{result['changed']} -{result['removed']}")

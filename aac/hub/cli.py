@@ -134,9 +134,9 @@ def refresh(
         typer.echo(f"  {name}: " + " ".join(f"{k}={v}" for k, v in counts.items()))
     changed = bool(report.added or report.changed or report.removed)
     if process:
-        from aac.processing.pipeline import items_outdated, run
+        from aac.processing.pipeline import processing_outdated, run
 
-        if not changed and not items_outdated(target):
+        if not changed and not processing_outdated(target):
             return
         rep = run(target)
         typer.echo(f"processed: {rep.processed} artifacts through pass 1 ({rep.reused} reused), "

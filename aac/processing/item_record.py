@@ -28,7 +28,7 @@ import pyarrow.compute as pc
 from aac.store import Corpus
 
 ITEMS_RECORD = [
-    pa.field("_items_key", pa.string()),  # hash of (ITEMS_VERSION, path, final content) the items were made from
+    pa.field("_items_key", pa.string()),  # hash of (ITEMS_VERSION, items code digest, path, final content) the items were made from
     pa.field("_typed_by", pa.string()),  # fingerprint of the classifier that typed them (null: it had none)
 ]
 Record = dict[str, tuple[str, "str | None"]]  # artifact_id -> (items key, fingerprint)
@@ -61,23 +61,34 @@ def distrust(corpus: Corpus) -> None:
 
 
 @contextmanager
-def rewriting_items(corpus: Corpus, typed_by: str | None = None, whole_table: bool = False) -> Iterator[None]:
+def rewriting_items(corpus: Corpus, typed_by: str | None = None, whole_table: bool = False,
+                    code: dict | None = None) -> Iterator[None]:
     """Wrap every rewrite of ``items``: the record is distrusted until the block completes.
 
     ``whole_table``: the block re-types every row with the classifier of fingerprint ``typed_by`` (the
     per-artifact record stays right about contents, this overrides its fingerprints; ``None`` = unknown).
-    Otherwise the block must itself rewrite ``process_stage`` with an up-to-date record.
+    Otherwise the block must itself rewrite ``process_stage`` with an up-to-date record, made by the
+    processing code ``code`` (see :func:`recorded_code`).
     """
     before = _read_state(corpus)
     if before is None and whole_table:
         before = {"pending": True}  # never recorded: nothing to keep trusting
-    _write_state(corpus, {"pending": True})
+    _write_state(corpus, {"pending": True, **_code_of(before)})
     yield
     if whole_table:
         pending = before.get("pending", True) or typed_by is None
-        _write_state(corpus, {"pending": pending, "typed_by": typed_by})
+        _write_state(corpus, {"pending": pending, "typed_by": typed_by, **_code_of(before)})
     else:
-        _write_state(corpus, {"pending": False})
+        _write_state(corpus, {"pending": False, **({"code": code} if code is not None else _code_of(before))})
+
+
+def _code_of(state: dict | None) -> dict:
+    return {"code": state["code"]} if state and isinstance(state.get("code"), dict) else {}
+
+
+def recorded_code(corpus: Corpus) -> dict | None:
+    """The digests of the processing code that wrote ``process_stage`` and ``items`` (None: not recorded)."""
+    return _code_of(_read_state(corpus)).get("code")
 
 
 def stored(corpus: Corpus) -> Record:

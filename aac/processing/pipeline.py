@@ -20,9 +20,10 @@ are global). The stage table also records, per artifact, which (path, content) i
 made from and the fingerprint of the classifier that typed them (``aac.classifiers.base``: code version,
 options, digest of the model). An artifact whose (path, content) is unchanged keeps its items when the
 fingerprint is the same, and has them re-typed (segmentation kept) when the classifier or its model changed;
-the others are segmented and typed afresh. ``ProcessConfig(incremental=False)`` (``aac process --full``)
-recomputes everything, e.g. after a change of the processing code that ``STAGE_VERSION``/``ITEMS_VERSION``
-do not capture.
+the others are segmented and typed afresh. Both keys include a digest of the code that
+produced them (:mod:`aac.codehash`: the step modules, the ``aac`` modules they import and the versions of the
+libraries they rest on), so a change of that code redoes the pass on the next run without ``--full``.
+``ProcessConfig(incremental=False)`` (``aac process --full``) recomputes everything regardless.
 
 Statuses: ``kept`` (publishable), ``private`` (licence not permissive: content only with ``keep_private``),
 ``dropped`` (bad input, exact duplicate, not an agent file), ``removed`` (gone upstream).
@@ -50,6 +51,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from aac.classifiers.base import fingerprint_of
+from aac.codehash import code_digest
 from aac.collectors.platforms import platform_of
 from aac.ids import artifact_id as make_artifact_id
 from aac.processing import item_record, licenses, normalize, secrets, tagging
@@ -58,8 +60,25 @@ from aac.schema import ARTIFACTS, REPOS
 from aac.store import Corpus
 
 INPUT_STATUSES = ("collected", "removed")
-STAGE_VERSION = 1  # bump when pass 1 (normalize, licenses, secrets, tagging, signature) changes its output
-ITEMS_VERSION = 1  # bump when segmentation, scope or the item rows change for the same (path, content)
+# Pass 1's and segmentation's outputs are redone when their code changes: the digest covers the step modules (and
+# the aac modules they import) and the libraries whose behaviour shapes the rows. The version numbers cover what
+# the digests do not: this module's own code that assembles the rows; bump them when that changes the output.
+STAGE_VERSION = 1
+ITEMS_VERSION = 1
+PASS1_MODULES = ("aac.processing.normalize", "aac.processing.licenses", "aac.processing.secrets",
+                 "aac.processing.tagging", "aac.processing.dedupe")
+PASS1_LIBRARIES = ("detect-secrets", "datasketch", "pyyaml")
+ITEMS_MODULES = ("aac.processing.items",)  # segment, scope, tokens, ids, schema follow from its imports
+ITEMS_LIBRARIES = ("markdown-it-py", "pyyaml", "regex")
+
+
+def stage_code() -> str:
+    return code_digest(PASS1_MODULES, PASS1_LIBRARIES)
+
+
+def items_code() -> str:
+    # the classifier that types the items is tracked by its own fingerprint (re-typing, not re-segmenting)
+    return code_digest(ITEMS_MODULES, ITEMS_LIBRARIES, exclude=("aac.classifiers",))
 # Rows the crawler itself wrote as dropped (their reason comes from the collector); processed rows never carry these.
 CRAWL_DROP_REASONS = ("content_unavailable", "not_an_agent_file")
 _TS = pa.timestamp("us", tz="UTC")
@@ -80,8 +99,8 @@ class ProcessConfig:
 
     def stage_fingerprint(self) -> str:
         """The settings pass 1 depends on (not keep_private, dedupe threshold or items: later steps)."""
-        return json.dumps([STAGE_VERSION, sorted(self.allow), self.max_bytes, self.near.num_perm, self.near.shingle,
-                           self.near.seed])
+        return json.dumps([STAGE_VERSION, stage_code(), sorted(self.allow), self.max_bytes, self.near.num_perm,
+                           self.near.shingle, self.near.seed])
 
 
 @dataclass
@@ -387,7 +406,7 @@ def _final_batches(stage_dir: Path, decisions: pa.Table, cfg: ProcessConfig, rep
 
 
 def _item_key(path: str, content: str) -> str:
-    return hashlib.sha256(f"{ITEMS_VERSION}\0{path}\0{content}".encode("utf-8", "surrogatepass")).hexdigest()
+    return hashlib.sha256(f"{ITEMS_VERSION}\0{items_code()}\0{path}\0{content}".encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _item_records(corpus: Corpus, keep_private: bool, before: dict[str, tuple[str, str | None]],
@@ -485,11 +504,24 @@ def write_items(corpus: Corpus, cfg: ProcessConfig, before: dict[str, tuple[str,
     return n
 
 
-def items_outdated(corpus: Corpus, cfg: ProcessConfig = ProcessConfig()) -> bool:
-    """Whether a run would re-type or re-make stored items although no input changed (classifier or model)."""
+def processing_code(cfg: ProcessConfig, before: dict | None = None) -> dict:
+    """What the stored rows of a run with ``cfg`` depend on besides their inputs: pass 1's settings and code,
+    and the segmentation code (carried over from ``before`` when this run makes no items)."""
+    items = f"{ITEMS_VERSION}:{items_code()}" if cfg.items else (before or {}).get("items")
+    return {"stage": cfg.stage_fingerprint(), "items": items}
+
+
+def processing_outdated(corpus: Corpus, cfg: ProcessConfig = ProcessConfig()) -> bool:
+    """Whether a run would redo stored work although no input changed: the classifier or its model changed
+    (items re-typed), or the processing code did (pass 1 or segmentation redone). False before any run."""
     from aac.processing.items import resolve_classifier
 
-    return cfg.items and item_record.types_outdated(corpus, fingerprint_of(resolve_classifier(cfg.classifier)))
+    if not corpus.exists("process_stage"):
+        return False
+    if cfg.items and item_record.types_outdated(corpus, fingerprint_of(resolve_classifier(cfg.classifier))):
+        return True
+    before = item_record.recorded_code(corpus)
+    return before != processing_code(cfg, before)
 
 
 def run(corpus: Corpus, cfg: ProcessConfig = ProcessConfig(),
@@ -557,7 +589,8 @@ def run(corpus: Corpus, cfg: ProcessConfig = ProcessConfig(),
     step("dedupe exact+near", dedupe_step)
     record = item_record.stored(corpus)  # which items ``items`` holds: read before either table is rewritten
     step("write artifacts", lambda: corpus.replace("artifacts", _final_batches(stage_dir, decisions_box[0], cfg, report)))
-    with item_record.rewriting_items(corpus):  # the record is distrusted until both tables are written
+    code = processing_code(cfg, item_record.recorded_code(corpus))
+    with item_record.rewriting_items(corpus, code=code):  # the record is distrusted until both tables are written
         if cfg.items:
             typed: dict[str, str] = {}
             report.items = step("items+classify",
