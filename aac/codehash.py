@@ -21,8 +21,9 @@ from pathlib import Path
 
 
 def _source_path(module: str) -> Path:
+    """The file a module is loaded from (source, or bytecode in a source-less install)."""
     spec = importlib.util.find_spec(module)
-    if spec is None or spec.origin is None or not spec.origin.endswith(".py"):
+    if spec is None or spec.origin is None or not Path(spec.origin).is_file():
         raise ValueError(f"no Python source for module {module!r}")
     return Path(spec.origin)
 
@@ -66,7 +67,9 @@ def module_closure(roots: Iterable[str], exclude: Iterable[str] = ()) -> list[st
         if mod in seen or any(mod == p or mod.startswith(p + ".") for p in skip):
             continue
         seen.add(mod)
-        todo.extend(_own_imports(mod, _source_path(mod).read_text(encoding="utf-8")))
+        path = _source_path(mod)
+        if path.suffix == ".py":  # bytecode is hashed as it is; its imports cannot be read without importing it
+            todo.extend(_own_imports(mod, path.read_text(encoding="utf-8")))
     return sorted(seen)
 
 
