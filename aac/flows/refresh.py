@@ -53,8 +53,9 @@ def report_version(result: dict) -> None:
 @flow(name="refresh-corpus", log_prints=True)
 def refresh_corpus(corpus: str = "data", api_url: str = "https://api.github.com", incoming: str | None = None,
                    platforms: list[str] | None = None, process: bool = True, publish: bool = False,
-                   out: str = "hub", repo_id: str | None = None) -> dict:
-    """Weekly refresh. ``incoming`` = a folder already holding a crawl (skips crawling)."""
+                   out: str = "hub", repo_id: str | None = None, graphql_batch: int | None = None) -> dict:
+    """Weekly refresh. ``incoming`` = a folder already holding a crawl (skips crawling); ``graphql_batch``:
+    repositories per GraphQL metadata request (default 100; 0 = REST only)."""
     crawled_now = incoming is None
     if crawled_now:
         from aac.flows.crawl import crawl
@@ -62,7 +63,7 @@ def refresh_corpus(corpus: str = "data", api_url: str = "https://api.github.com"
         from aac.refresh import new_run_folder
 
         incoming = str(new_run_folder(corpus))
-        crawl(api_url=api_url, corpus=incoming, platforms=platforms, previous=corpus)
+        crawl(api_url=api_url, corpus=incoming, platforms=platforms, previous=corpus, graphql_batch=graphql_batch)
     result = merge_task(corpus, incoming, source=api_url if crawled_now else incoming)
     changed = result["added"] or result["changed"] or result["removed"]
     if process and (changed or processing_outdated_task(corpus)):  # a new model or processing code: redo stored work

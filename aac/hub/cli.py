@@ -100,6 +100,9 @@ def refresh(
     fetch_workers: int = typer.Option(None, "--fetch-workers", min=1,
                                       help="Parallel raw-content downloads per partition (default 8, or "
                                            "AAC_FETCH_WORKERS); files with an unchanged blob sha are not downloaded."),
+    graphql_batch: int = typer.Option(None, "--graphql-batch", min=0,
+                                      help="Repositories per GraphQL metadata request (default 100; 0 = REST only, "
+                                           "one request per repository)."),
 ) -> None:
     """Refresh the corpus as a new version: crawl, merge (changelog, tombstones), process what changed."""
 
@@ -118,7 +121,8 @@ def refresh(
         incoming = new_run_folder(target.root)
         try:
             summary = run_github_crawl(Corpus(incoming), source, settings.github_tokens, platform or None,
-                                       previous=target, fetch_workers=fetch_workers or settings.fetch_workers)
+                                       previous=target, fetch_workers=fetch_workers or settings.fetch_workers,
+                                       graphql_batch=graphql_batch)
         except Exception as exc:  # one scrubbed line, never a token
             console.print(f"[red]crawl failed ({type(exc).__name__}):[/red] {scrub(str(exc), settings)}")
             raise typer.Exit(1)

@@ -86,3 +86,22 @@ def test_refresh_after_edits_finds_every_file_and_the_changelog_names_exactly_th
     log = {(r["artifact_id"], r["change"]) for r in base.read("changelog").to_pylist() if r["version"] == report.version}
     assert log == ({(artifact_id(*k), "changed") for k in edited} | {(artifact_id(*gone), "removed")}
                    | {(artifact_id(r["repo"], r["path"]), "added") for r in new})
+
+
+def test_aac_refresh_graphql_batch_0_asks_repository_metadata_over_rest(first, tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from aac.cli import app
+
+    srv, records, main, *_ = first
+    target = Corpus(tmp_path / "copy")
+    target.replace("artifacts", main.read("artifacts"))
+    target.replace("repos", main.read("repos"))
+    monkeypatch.setenv("GITHUB_TOKENS", TOKEN)
+    before = srv.stats
+    res = CliRunner().invoke(app, ["refresh", "--corpus", str(target.root), "--api-url", srv.url, "-p", PLATFORM,
+                                   "--graphql-batch", "0", "--no-process"])
+    assert res.exit_code == 0, res.output
+    spent = {k: v - before.get(k, 0) for k, v in srv.stats.items() if k != "routes"}
+    assert spent["graphql_requests"] == 0 and spent["core_requests"] > 0
+    assert "unchanged=" in res.output and TOKEN not in res.output
