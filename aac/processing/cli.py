@@ -45,8 +45,8 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
                                                help="A dedupe cluster over this many repositories is a template copy."),
         workers: int = typer.Option(1, "--workers", min=1, help="Processes for the per-artifact steps."),
         full: bool = typer.Option(False, "--full", help="Recompute every artifact and item (default: only those "
-                                  "whose input changed since the last run; items typed by another classifier or "
-                                  "model are re-typed either way). Use after changing the processing code."),
+                                  "whose input or processing code changed since the last run; items typed by another "
+                                  "classifier or model are re-typed either way)."),
         classifier: str = typer.Option("default", "--classifier",
                                        help="Registry name of the classifier that types the items."),
         prefect: bool = typer.Option(False, "--prefect/--no-prefect", help="Run as the Prefect flow `process`."),
