@@ -250,31 +250,38 @@ def _labels(data: Sequence[Labelled]) -> np.ndarray:
     return np.asarray([TYPES.index(d.label) for d in data])
 
 
+def fold_splits(data: Sequence[Labelled], opts: FitOptions, seed: int | None = None) -> list[tuple[np.ndarray, np.ndarray]]:
+    """(training rows, held-out rows) per grouped fold: whole groups held out, own examples in every training fold.
+
+    ``seed`` shuffles the group-to-fold assignment (None: scikit-learn's deterministic unshuffled split). Shared by
+    :func:`out_of_fold_proba` and the experiments that must score other models on exactly the same folds.
+    """
+    from sklearn.model_selection import GroupKFold
+
+    fixed = np.asarray([d.source == "own" for d in data])
+    scored = np.flatnonzero(~fixed)
+    always = np.flatnonzero(fixed)
+    groups = np.asarray([d.group or f"row{i}" for i, d in enumerate(data)])[scored]
+    n_splits = min(opts.folds, len(set(groups)))
+    if n_splits < 2:
+        return []
+    kf = GroupKFold(n_splits=n_splits) if seed is None else GroupKFold(n_splits=n_splits, shuffle=True, random_state=seed)
+    return [(np.concatenate([scored[tr], always]), scored[te]) for tr, te in kf.split(scored, groups=groups)]
+
+
 def out_of_fold_proba(data: Sequence[Labelled], opts: FitOptions, seed: int | None = None) -> np.ndarray:
     """P(type) for every scored item from a model that never saw its group (NaN rows: own examples, never scored).
 
     The package's own written examples are in every training fold, as in the shipped model. ``seed`` shuffles
     the group-to-fold assignment (None: scikit-learn's deterministic unshuffled split).
     """
-    from sklearn.model_selection import GroupKFold
-
     Xt, Xc = _matrices(data, opts)
     y = _labels(data)
     w = _weights(data, opts)
     votes = _votes(data, opts)
     sources = _sources(data)
-    fixed = np.asarray([d.source == "own" for d in data])
-    scored = np.flatnonzero(~fixed)
-    always = np.flatnonzero(fixed)
-    groups = np.asarray([d.group or f"row{i}" for i, d in enumerate(data)])[scored]
     P = np.full((len(data), len(TYPES)), np.nan)
-    n_splits = min(opts.folds, len(set(groups)))
-    if n_splits < 2:
-        return P
-    kf = GroupKFold(n_splits=n_splits) if seed is None else GroupKFold(n_splits=n_splits, shuffle=True, random_state=seed)
-    for tr, te in kf.split(scored, groups=groups):
-        tr = np.concatenate([scored[tr], always])
-        te = scored[te]
+    for tr, te in fold_splits(data, opts, seed):
         W, b, cw, cb = _fit_all(Xt[tr], None if Xc is None else Xc[tr], y[tr], opts, w[tr], None if votes is None else votes[tr],
                                 sources[tr])
         P[te] = _proba(Xt[te], None if Xc is None else Xc[te], W, b, cw, cb)

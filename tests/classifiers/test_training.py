@@ -210,3 +210,18 @@ def test_a_disputed_item_counts_partly_as_constraint():
     soft, _ = _fit_c_stage(X, is_c, FitOptions(c_source_balance=0.0), None,
                            c_share=np.asarray([np.nan, np.nan, np.nan, np.nan, 0.5]))
     assert hard[2] < 0 and soft[2] > hard[2]  # its own feature no longer argues against C
+
+
+def test_fold_splits_hold_out_whole_groups_and_keep_own_examples_in_training():
+    from aac.classifiers.training import fold_splits
+
+    own = own_examples()[:12]
+    dev = [Labelled(ItemInput(f"rule {i}"), "B", group=f"repo{i % 6}", source="gold") for i in range(30)]
+    data = own + dev
+    splits = fold_splits(data, FitOptions(folds=3), seed=1)
+    assert len(splits) == 3
+    held = np.concatenate([te for _, te in splits])
+    assert sorted(held) == list(range(len(own), len(data)))  # every dev item scored once, own examples never
+    for tr, te in splits:
+        assert set(range(len(own))) <= set(tr)
+        assert not {data[i].group for i in tr} & {data[i].group for i in te}
