@@ -28,7 +28,7 @@ import pyarrow.compute as pc
 from aac.store import Corpus
 
 ITEMS_RECORD = [
-    pa.field("_items_key", pa.string()),  # hash of (ITEMS_VERSION, items code digest, path, final content) the items were made from
+    pa.field("_items_key", pa.string()),  # hash of (segmentation code, path, final content) the items were made from
     pa.field("_typed_by", pa.string()),  # fingerprint of the classifier that typed them (null: it had none)
 ]
 Record = dict[str, tuple[str, "str | None"]]  # artifact_id -> (items key, fingerprint)

@@ -79,6 +79,13 @@ def stage_code() -> str:
 def items_code() -> str:
     # the classifier that types the items is tracked by its own fingerprint (re-typing, not re-segmenting)
     return code_digest(ITEMS_MODULES, ITEMS_LIBRARIES, exclude=("aac.classifiers",))
+
+
+def _segmentation_code() -> str:
+    """What the items of a (path, content) depend on besides it: part of every items key, and recorded."""
+    return f"{ITEMS_VERSION}:{items_code()}"
+
+
 # Rows the crawler itself wrote as dropped (their reason comes from the collector); processed rows never carry these.
 CRAWL_DROP_REASONS = ("content_unavailable", "not_an_agent_file")
 _TS = pa.timestamp("us", tz="UTC")
@@ -406,7 +413,8 @@ def _final_batches(stage_dir: Path, decisions: pa.Table, cfg: ProcessConfig, rep
 
 
 def _item_key(path: str, content: str) -> str:
-    return hashlib.sha256(f"{ITEMS_VERSION}\0{items_code()}\0{path}\0{content}".encode("utf-8", "surrogatepass")).hexdigest()
+    key = f"{_segmentation_code()}\0{path}\0{content}"
+    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _item_records(corpus: Corpus, keep_private: bool, before: dict[str, tuple[str, str | None]],
@@ -507,7 +515,7 @@ def write_items(corpus: Corpus, cfg: ProcessConfig, before: dict[str, tuple[str,
 def processing_code(cfg: ProcessConfig, before: dict | None = None) -> dict:
     """What the stored rows of a run with ``cfg`` depend on besides their inputs: pass 1's settings and code,
     and the segmentation code (carried over from ``before`` when this run makes no items)."""
-    items = f"{ITEMS_VERSION}:{items_code()}" if cfg.items else (before or {}).get("items")
+    items = _segmentation_code() if cfg.items else (before or {}).get("items")
     return {"stage": cfg.stage_fingerprint(), "items": items}
 
 
