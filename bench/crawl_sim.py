@@ -12,7 +12,7 @@ Exact file sizes come from the index, as the real crawl gets them from the raw r
 against the emulator's ground truth, search requests, the lower bound ceil(N/100), their ratio and where the
 overhead went; then the mean and worst ratio and the lowest recall. Expect bench/crawl.py to read about 0.02-0.04
 higher (it also counts refused requests and re-fetches after order changes during rate-limit waits).
-``--order`` sweeps the queries in another order than the registry's (as ``aac crawl`` does): the order decides
+``--order`` sweeps the queries in another order than the registry's, which ``aac crawl`` uses: the order decides
 which leaves the loss model is first checked on and which queries the size prior is learned from, and it moves
 the ratio by a few hundredths (16 seeds, 2026-12-03: registry 1.322, reverse 1.288, shuffle:1/2/3 1.320 / 1.291 /
 1.322; the two low orders both start with a query just under the size at which ranges start losing files, whose
