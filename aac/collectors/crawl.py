@@ -9,7 +9,8 @@ What it adds on top of :mod:`aac.collectors.partition`:
   short incomplete page would otherwise look like the last page.
 - unstable order: when a later page repeats files seen on earlier pages of the same pass, the order changed
   mid-pagination and files may have slipped past; the earlier pages are fetched again and merged.
-- verification of leaves by their halves, feeding the loss model (see ``partition``).
+- verification of leaves by their halves (or, once a loss rate is known, often by one part), feeding the loss
+  model (see ``partition``).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from aac.collectors.partition import (
     SizePrior,
     SizeRange,
     SweepPlan,
+    check_parts,
     saturated,
 )
 from aac.ids import stable_id
@@ -129,6 +131,7 @@ class EngineStats:
     requests: int = 0
     probes_wasted: int = 0  # pages of candidates that were split
     check_requests: int = 0
+    partial_checks: int = 0  # checks settled by their first part alone
     refetches: int = 0  # incomplete_results and order-change re-fetches
     leaves: int = 0
     splits: int = 0
@@ -226,16 +229,20 @@ class CrawlEngine:
 
     # ---- verification --------------------------------------------------------------------------------
     def _verify(self, query: str, rng: SizeRange, hits: dict, records: list[LeafRecord]) -> int:
-        """Fetch both halves; record in the model whether they found more. Returns files the leaf missed."""
-        sizes = self._sizes(hits)  # exact sizes cut the leaf into halves of equal count
-        halves = (rng.halves_by_sizes(sizes, self.model.loss_rate(), self.per_page) if sizes else None) \
-            or rng.halves(self.prior)
-        if halves is None:
+        """Fetch the leaf again in two parts; record in the model whether they found more. Returns files the leaf
+        missed. A partial check (``partition.check_parts``) stops after its first part when that part found
+        nothing the leaf missed."""
+        plan = check_parts(rng, self._sizes(hits), self.model, self.prior, self.per_page)
+        if plan is None:
             return 0
+        parts, partial = plan
         before = self.stats.requests
         found = dict(hits)
         subs = []
-        for h in halves:
+        for i, h in enumerate(parts):
+            if partial and i == 1 and len(found) == len(hits):
+                self.stats.partial_checks += 1
+                break
             r = self.fetch_range(query, h, expect=len(hits) // 2 + self.per_page // 2)
             subs.append(r)
             for k, v in r.hits.items():

@@ -98,8 +98,8 @@ class SizeRange:
             return None
         n = len(inside)
 
-        def pages(k: int) -> int:  # a part of k files: k // per_page + 1 pages (a full last page needs one more)
-            return int(k * (1.0 + slack)) // per_page + 1
+        def pages(k: int) -> int:
+            return priced_pages(k, slack, per_page)
 
         best, best_key = None, None
         for mid in sorted({min(max(x, self.lo + 1), self.hi - 1) for x in inside} | {self.lo + 1, self.hi - 1}):
@@ -109,6 +109,22 @@ class SizeRange:
                 best, best_key = mid, key
         return SizeRange(self.lo, best), SizeRange(best, self.hi)
 
+    def part_by_sizes(self, sizes: list[int], max_files: int) -> tuple["SizeRange", "SizeRange", int] | None:
+        """The prefix or suffix of the range holding the most of ``sizes`` but at most ``max_files`` (ties: the
+        prefix), with the rest of the range and its count; None when no part of at least one byte fits."""
+        inside = sorted(x for x in sizes if self.lo <= x < self.hi)
+        if self.width < 2 or not inside or max_files < 1:
+            return None
+        n = len(inside)
+        best: tuple[SizeRange, SizeRange, int] | None = None
+        for mid in sorted({min(max(x, self.lo + 1), self.hi - 1) for x in inside} | {self.lo + 1, self.hi - 1}):
+            below = bisect_left(inside, mid)
+            for part, rest, k in ((SizeRange(self.lo, mid), SizeRange(mid, self.hi), below),
+                                  (SizeRange(mid, self.hi), SizeRange(self.lo, mid), n - below)):
+                if k <= max_files and (best is None or k > best[2]):
+                    best = (part, rest, k)
+        return best
+
     @property
     def u_width(self) -> float:
         return u_of(self.hi) - u_of(self.lo)
@@ -116,6 +132,12 @@ class SizeRange:
 
 def pages_for(n: int, per_page: int = PER_PAGE) -> int:
     return max(1, math.ceil(n / per_page))
+
+
+def priced_pages(k: int, slack: float = 0.0, per_page: int = PER_PAGE) -> int:
+    """Pages a check part of ``k`` known files costs if it holds ``slack`` more: ``k // per_page + 1`` (a full
+    last page needs one more request to see the end)."""
+    return int(k * (1.0 + slack)) // per_page + 1
 
 
 def snap_to_pages(x: float, rel_err: float = 0.1, per_page: int = PER_PAGE) -> int:
@@ -146,6 +168,7 @@ class LossModel:
     checks: int = 0
     max_loss_fraction: float = 0.0
     lost_found: int = 0
+    lossy_held: int = 0  # files held by the leaves whose checks found losses
     ratios: list[float] = field(default_factory=list)  # reported_total / fetched on complete leaves
     errors: list[float] = field(default_factory=list)  # fetched / predicted - 1 on complete leaves
 
@@ -154,6 +177,7 @@ class LossModel:
         self.lost_found += lost
         if lost > 0:
             held = n + lost  # the threshold is on the files a range holds, not on those it showed
+            self.lossy_held += held
             self.lossy_min = held if self.lossy_min is None else min(self.lossy_min, held)
             self.max_loss_fraction = max(self.max_loss_fraction, lost / max(1, n + lost))
         else:
@@ -181,6 +205,11 @@ class LossModel:
             return {0.5: 0.8}.get(q, 0.9)
         r = sorted(self.ratios)
         return min(1.0, max(0.3, r[min(len(r) - 1, int(q * len(r)))]))
+
+    def measured_loss_rate(self) -> float | None:
+        """Files lost per file held, pooled over every check that found a loss (None before one): the rate at
+        which a lossy leaf's files go missing, which decides how much of a leaf a partial check must see."""
+        return self.lost_found / self.lossy_held if self.lossy_held else None
 
     def loss_rate(self) -> float:
         """The largest fraction of a leaf seen lost so far (3% before evidence)."""
@@ -274,6 +303,45 @@ class LossModel:
             return True
         lossy = self.lossy_bound()
         return lossy is not None and n > max(TRUSTED_SMALL, self.NEAR_SAFE * lossy)
+
+
+PARTIAL_MISS = 0.02  # see check_parts
+PARTIAL_SAVING = 2
+
+
+def check_parts(rng: SizeRange, sizes: list[int] | None, model: LossModel, prior: "SizePrior | None" = None,
+                per_page: int = PER_PAGE) -> tuple[tuple[SizeRange, SizeRange], bool] | None:
+    """How to check a leaf: the two parts to fetch again, and whether the first may settle the check alone.
+
+    By default both parts are fetched, cut where they cost the fewest pages (by exact sizes, else the prior).
+    Most checks find nothing: they are how the crawl learns the size at which ranges start losing files. So
+    once a loss rate has been measured, a leaf smaller than a known-lossy size is checked **partially**: the
+    largest prefix or suffix costing ``PARTIAL_SAVING`` pages less than the whole check is fetched first, and
+    if it finds no file the leaf missed, the leaf is clean and the rest is not fetched. A lossy range drops each
+    file independently, so the part must hold enough files to show a loss at the measured rate with
+    probability ``1 - PARTIAL_MISS``; otherwise the check stays whole. ``bench/crawl_sim.py`` (16 seeds):
+    mean ratio 1.322 -> 1.311 at the same lowest recall (0.99964).
+    """
+    n = sum(1 for x in sizes or [] if rng.lo <= x < rng.hi)
+    slack = model.loss_rate()
+    whole = rng.halves_by_sizes(sizes, slack, per_page) if n else None
+    if whole is None:
+        halves = rng.halves(prior)
+        return None if halves is None else (halves, False)
+    rate = model.measured_loss_rate()
+    lossy_size = model.lossy_min is not None and n >= model.lossy_min * (1.0 - slack)
+    if rate is None or lossy_size:  # nothing to size the part by, or both parts are needed anyway
+        return whole, False
+    costs = [priced_pages(sum(1 for x in sizes or [] if h.lo <= x < h.hi), slack, per_page) for h in whole]
+    pages = sum(costs) - PARTIAL_SAVING
+    if pages < 1:
+        return whole, False
+    max_files = math.ceil(pages * per_page / (1.0 + slack)) - 1  # the most files priced at ``pages``
+    need = math.log(1.0 / PARTIAL_MISS) / rate
+    part = rng.part_by_sizes(sizes or [], max_files)
+    if part is None or part[2] < need:
+        return whole, False
+    return (part[0], part[1]), True
 
 
 class SizePrior:

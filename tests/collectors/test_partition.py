@@ -13,6 +13,8 @@ from aac.collectors.partition import (
     SizePrior,
     SizeRange,
     SweepPlan,
+    check_parts,
+    priced_pages,
     snap_to_pages,
 )
 
@@ -272,3 +274,88 @@ def test_a_leaf_close_under_the_safe_size_stays_pending_until_a_smaller_loss_con
     assert not m.needs_check(488) and m.may_need_check(488)
     m.record_check(490, 11)  # ... until a loss at 501 held shows it may be lossy too
     assert m.needs_check(488)
+
+
+@given(sizes=st.lists(st.integers(0, 3000), min_size=1, max_size=300), lo=st.integers(0, 100),
+       width=st.integers(2, 4000), max_files=st.integers(1, 300))
+def test_part_by_sizes_is_the_largest_prefix_or_suffix_within_the_limit(sizes, lo, width, max_files):
+    r = SizeRange(lo, lo + width)
+    got = r.part_by_sizes(sizes, max_files)
+    inside = [x for x in sizes if r.lo <= x < r.hi]
+    if not inside:
+        assert got is None
+        return
+    part, rest, k = got
+    assert {(part.lo, part.hi), (rest.lo, rest.hi)} in ({(r.lo, part.hi), (part.hi, r.hi)},
+                                                         {(r.lo, rest.hi), (rest.hi, r.hi)})
+    assert k == sum(part.lo <= x < part.hi for x in inside) <= max_files
+    best = max([c for c in (sum(x < m for x in inside) for m in range(r.lo + 1, r.hi)) if c <= max_files]
+               + [c for c in (sum(x >= m for x in inside) for m in range(r.lo + 1, r.hi)) if c <= max_files],
+               default=0)
+    assert k == best
+
+
+def test_the_measured_loss_rate_pools_every_lossy_check():
+    m = LossModel()
+    assert m.measured_loss_rate() is None
+    m.record_check(600, 12)
+    m.record_check(480, 0)
+    m.record_check(500, 5)
+    assert m.measured_loss_rate() == (12 + 5) / (612 + 505)
+
+
+def test_a_check_is_whole_until_a_loss_rate_is_measured_and_partial_after():
+    sizes = list(range(1000, 1450))  # 450 files, one per byte
+    leaf = SizeRange(1000, 1450)
+    m = LossModel()
+    (a, b), partial = check_parts(leaf, sizes, m)
+    assert not partial and a.hi == b.lo
+    m.record_check(600, 12)  # 2% of 612 lost
+    (first, rest), partial = check_parts(leaf, sizes, m)
+    assert partial and {first.lo, first.hi, rest.lo, rest.hi} == {1000, first.hi if first.lo == 1000 else first.lo, 1450}
+    k = sum(first.lo <= x < first.hi for x in sizes)
+    whole = sum(priced_pages(sum(h.lo <= x < h.hi for x in sizes), m.loss_rate()) for h in (a, b))
+    assert priced_pages(k, m.loss_rate()) <= whole - 2  # settled by the first part, it saves two pages
+    assert (1 - m.measured_loss_rate()) ** k <= 0.02  # and a lossy leaf shows its misses there 98% of the time
+
+
+def test_a_leaf_as_large_as_a_lossy_one_or_with_too_rare_losses_is_checked_whole():
+    sizes = list(range(1000, 1600))
+    m = LossModel()
+    m.record_check(600, 12)
+    assert not check_parts(SizeRange(1000, 1600), sizes, m)[1]  # 600 files: lossy like the one seen
+    rare = LossModel()
+    rare.record_check(600, 1)  # a loss rate of 1 in 601 needs more files than a partial check can afford
+    assert not check_parts(SizeRange(1000, 1450), sizes, rare)[1]
+
+
+def _one_query(n: int) -> tuple[MemSearch, dict]:
+    files = [("q", f"o/r{k}", "CLAUDE.md", 1000 + k) for k in range(n)]
+    return MemSearch(files, lossy_threshold=500), {(r, p): s for _, r, p, s in files}
+
+
+def test_a_partial_check_settles_a_clean_leaf_in_its_first_part():
+    search, size_of = _one_query(450)
+    engine = CrawlEngine(search, file_sizes=lambda hits: {k: size_of[k] for k in hits})
+    engine.model.record_check(600, 12)
+    leaf = SizeRange(1000, 1450)
+    hits = engine.fetch_range("q", leaf).hits
+    before, records = search.calls, []
+    assert engine._verify("q", leaf, hits, records) == 0
+    assert search.calls - before == 3 and len(records) == 1  # 3 pages instead of the whole check's 5
+    assert engine.model.clean_max == 450 and engine.stats.partial_checks == 1
+
+
+def test_a_partial_check_of_a_lossy_leaf_fetches_the_rest_and_recovers_every_file():
+    search, size_of = _one_query(520)
+    engine = CrawlEngine(search, file_sizes=lambda hits: {k: size_of[k] for k in hits})
+    engine.model.record_check(480, 0)
+    engine.model.record_check(600, 12)
+    leaf = SizeRange(1000, 1520)
+    hits = dict(engine.fetch_range("q", leaf).hits)
+    shown = len(hits)
+    assert shown < 520  # the wide range lost files
+    records = []
+    lost = engine._verify("q", leaf, hits, records)
+    assert len(hits) == 520 and lost == 520 - shown and len(records) == 2
+    assert engine.model.lossy_min == 520 and engine.stats.partial_checks == 0
