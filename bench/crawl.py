@@ -22,7 +22,8 @@ Strategies:
 
 Printed per strategy: recall, search requests (as counted by the emulator, refusals included), the lower bound
 ceil(N/100), the ratio to it, probe overhead (AAC: pages of split candidates + verification pages +
-re-fetches), and crawl hours at 10 search requests/min. Target for AAC: recall >= 0.999, ratio <= 1.3.
+re-fetches), and crawl hours at 10 search requests/min; the notes add the requests the emulator refused
+(secondary limits, 5xx) and the client retried. Target for AAC: recall >= 0.999, ratio <= 1.3.
 With ``--seeds`` every seed is a new snapshot and emulator; the last lines give each strategy's mean and worst
 ratio and its lowest recall (request counts vary by a few percent from seed to seed).
 """
@@ -153,6 +154,7 @@ def run_seed(args, seed: int) -> dict[str, tuple[float, float]]:
             else:
                 raise SystemExit(f"unknown strategy {name}")
             reqs = srv.stats["search_requests"] - before
+            out["note"] += f"; {reqs - engine.stats.requests} refused (limits, 5xx) and retried"
             recall = len(out["hits"] & want) / max(1, n)
             print(f"{name:<8} {recall:>8.5f} {reqs:>9} {lb:>6} {reqs / lb:>6.2f} {out['overhead']:>9} "
                   f"{reqs / 600:>12.1f} {time.time() - t1:>7.0f}  {out['note']}", flush=True)
