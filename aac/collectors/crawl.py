@@ -9,8 +9,8 @@ What it adds on top of :mod:`aac.collectors.partition`:
   short incomplete page would otherwise look like the last page.
 - unstable order: when a later page repeats files seen on earlier pages of the same pass, the order changed
   mid-pagination and files may have slipped past; the earlier pages are fetched again and merged.
-- verification of leaves by their halves (or, once a loss rate is known, often by one part), feeding the loss
-  model (see ``partition``).
+- verification of leaves by their halves (often by the larger one alone), feeding the loss model (see
+  ``partition``).
 """
 
 from __future__ import annotations

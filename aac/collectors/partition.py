@@ -16,8 +16,8 @@ So this module never trusts one number. A query is swept left to right over ``[0
 3. **Verify**: a completed leaf larger than any leaf already shown to be loss-free is checked by fetching its
    two halves; if their union finds files the leaf missed, leaves of that size lose files and the target leaf
    size shrinks (:class:`LossModel`). Checks are recursive and stop once a size is shown to be clean, so after a
-   few checks the crawl runs at a target just under a whole number of pages. Once a loss rate has been
-   measured, most checks fetch only their larger part (:func:`check_parts`): clean checks are the common case.
+   few checks the crawl runs at a target just under a whole number of pages. Clean checks are the common case,
+   so a check fetches its larger part first and stops there when it finds nothing (:func:`check_parts`).
 
 Widths are chosen in ``u = ln(1 + size)`` space, where file sizes are roughly normal, from the density of the
 adjacent completed leaf (its exact fetched count), shaped by the size distribution learned from queries already
