@@ -13,10 +13,10 @@ against the emulator's ground truth, search requests, the lower bound ceil(N/100
 overhead went; then the mean and worst ratio and the lowest recall. Expect bench/crawl.py to read about 0.02-0.04
 higher (it also counts refused requests and re-fetches after order changes during rate-limit waits).
 ``--order`` sweeps the queries in another order than the registry's, which ``aac crawl`` uses: the order decides
-which leaves the loss model is first checked on and which queries the size prior is learned from, and it moves
-the ratio by a few hundredths (16 seeds, 2026-12-03, with partial checks: registry 1.310, reverse 1.286,
-shuffle:1/2/3 1.304 / 1.286 / 1.306; before them 1.322, 1.288, 1.320 / 1.291 / 1.322; the low orders both start with a query just under the size at which ranges start losing files, whose
-single check pins the loss model down at once).
+which leaves the loss model is first checked on and which queries the size prior is learned from (16 seeds,
+2026-12-03, with partial checks: registry 1.302, reverse 1.291, shuffle:1/2/3 1.300 / 1.293 / 1.306; before them
+1.322, 1.288, 1.320 / 1.291 / 1.322, when the low orders gained by starting with a query just under the size at
+which ranges start losing files, whose single check pinned the loss model down at once).
 """
 
 from __future__ import annotations
