@@ -86,7 +86,8 @@ def run_aac(engine: CrawlEngine, queries: list[str]) -> dict:
         engine.crawl_query(q, sink)
     st = engine.stats
     return {"hits": set(sink.hits), "overhead": st.probes_wasted + st.check_requests + st.refetches,
-            "note": f"{st.leaves} leaves, {st.splits} splits ({st.probes_wasted} req), {st.check_requests} check req ({st.partial_checks} settled by one part), "
+            "note": f"{st.leaves} leaves, {st.splits} splits ({st.probes_wasted} req), {st.check_requests} check req "
+                    f"({st.partial_checks} settled by one part), "
                     f"{st.refetches} re-fetches; learned clean<={engine.model.clean_max} lossy>={engine.model.lossy_min}"}
 
 

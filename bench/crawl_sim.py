@@ -85,7 +85,8 @@ def run_seed(seed: int, files: int, order: str = "registry") -> dict:
     st, lb = engine.stats, math.ceil(len(want) / 100)
     return {"seed": seed, "recall": len(got & want) / max(1, len(want)), "requests": st.requests, "bound": lb,
             "ratio": st.requests / lb, "secs": time.time() - t0,
-            "note": f"{st.leaves} leaves, {st.splits} splits ({st.probes_wasted} req), {st.check_requests} check req ({st.partial_checks} settled by one part), "
+            "note": f"{st.leaves} leaves, {st.splits} splits ({st.probes_wasted} req), {st.check_requests} check req "
+                    f"({st.partial_checks} settled by one part), "
                     f"{st.refetches} re-fetches; learned clean<={engine.model.clean_max} "
                     f"lossy>={engine.model.lossy_min}"}
 
