@@ -80,10 +80,16 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
         no_cv: bool = typer.Option(False, "--no-cv", help="Skip the grouped cross-validation figures."),
         clusters: bool = typer.Option(False, "--clusters", help="Add HDBSCAN cluster ids over PCA-reduced static embeddings (implies --single-stage)."),
         single_stage: bool = typer.Option(False, "--single-stage", help="One five-way softmax instead of a constraint stage + a four-way model."),
-        beta: float = typer.Option(1.5, "--beta", help="F-beta on constraints that picks the C threshold out of fold."),
+        beta: float = typer.Option(1.75, "--beta", help="F-beta on constraints that picks the C threshold out of fold."),
+        annotated: list[Path] = typer.Option([], "--annotated", help="Labels of segmented sample items without their text "
+                                             "(id, repo, path, label), repeatable; the package's own: "
+                                             "aac/classifiers/data/annotated_sample.jsonl."),
+        sample: Optional[Path] = typer.Option(None, "--sample", help="The files those labels point into "
+                                              "(agent_configs_sample.jsonl format); default: the shared dev sample."),
     ) -> None:
         """Fit the `trained` model (own examples + given labels) and write it with its model card."""
-        from aac.classifiers.datasets import load_any
+        from aac.classifiers.datasets import load_annotated, load_any
+        from aac.classifiers.paths import shared_data
         from aac.classifiers.model_card import train_and_write
         from aac.classifiers.training import FitOptions
 
@@ -98,11 +104,21 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
             data = gold_from_corpus(corpus)
             golds.extend(data)
             sources.append(f"gold view of corpus {corpus} ({len(data)} items)")
-        if not golds and not phrasing:
+        notes = []
+        for path in annotated:
+            src = sample or shared_data() / "agent_configs_sample.jsonl"
+            try:
+                data = load_annotated(path, src)
+            except (OSError, ValueError) as exc:
+                console.print(f"[red]{exc}[/red]")
+                raise typer.Exit(2)
+            notes.extend(data)
+            sources.append(f"{path.name}: {len(data)} annotated items of {src.name} (text read from it, never stored)")
+        if not golds and not phrasing and not notes:
             console.print("[yellow]no labelled data given: training on the package's own examples only[/yellow]")
         path, card = train_and_write(out, golds, phrasing, sources, FitOptions(c_reg=c_reg, clusters=clusters, beta=beta,
                                                                                 two_stage=not (single_stage or clusters)),
-                                     with_cv=not no_cv)
+                                     with_cv=not no_cv, annotated=notes)
         console.print(card)
         console.print(f"wrote {path}; use it with AAC_CLASSIFIER_MODEL={out}")
 

@@ -6,6 +6,7 @@ hold out whole groups and report figures that say something about unseen reposit
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass, field
 from importlib import resources
@@ -85,6 +86,46 @@ def load_phrasing(path: str | Path) -> list[Labelled]:
     return [Labelled(item_from_row(r), _label(r, f"{path}:{i + 1}"), group=str(r.get("rule_id") or r.get("id")),
                      form=r.get("form"), source="phrasing", extra={"id": r.get("id")})
             for i, r in enumerate(_read_jsonl(path))]
+
+
+def annotated_item_id(text: str) -> str:
+    """The id of a segmented sample item in an annotated-labels file: a hash of its text (the text stays out)."""
+    return "s" + hashlib.sha1(text.encode("utf-8")).hexdigest()[:12]
+
+
+def packaged_annotations() -> Path:
+    """The package's annotated sample: labels (no text) of 5,920 segmented items of agent_configs_sample.jsonl."""
+    return Path(str(resources.files("aac.classifiers").joinpath("data/annotated_sample.jsonl")))
+
+
+def load_annotated(labels_path: str | Path, sample_path: str | Path) -> list[Labelled]:
+    """Labelled items of the real sample whose labels live apart from their text.
+
+    ``labels_path`` holds id (:func:`annotated_item_id`), repo, path, label lines; the text, headings and kind
+    come from segmenting that file of ``sample_path`` (agent_configs_sample.jsonl format) with the package's
+    segmenter, so no third-party text is stored with the package. A label whose item is not found is an error.
+    """
+    from aac.processing.segment import segment
+
+    rows = _read_jsonl(labels_path)
+    wanted = {(r.get("repo"), r.get("path")) for r in rows}
+    found: dict[tuple, dict[str, ItemInput]] = {}
+    for r in _read_jsonl(sample_path):
+        key = (r.get("repo"), r.get("path"))
+        if key in wanted:
+            found[key] = {annotated_item_id(s.text): ItemInput(text=s.text, section=tuple(s.section_path), kind=s.kind)
+                          for s in segment(str(r.get("content", "")), str(r.get("path", "")))}
+    out, missing = [], []
+    for n, r in enumerate(rows, 1):
+        item = found.get((r.get("repo"), r.get("path")), {}).get(r.get("id"))
+        if item is None:
+            missing.append(f"{labels_path}:{n} ({r.get('repo')}/{r.get('path')} {r.get('id')})")
+            continue
+        out.append(Labelled(item, _label(r, f"{labels_path}:{n}"), group=str(r["repo"]), source="annotated",
+                            extra={"id": r.get("id"), "annotator": r.get("annotator")}))
+    if missing:
+        raise ValueError(f"{len(missing)} annotated labels match no item of {sample_path}: first {missing[0]}")
+    return out
 
 
 def load_any(path: str | Path) -> list[Labelled]:

@@ -49,13 +49,17 @@ def _kept_ablation(card_path: Path) -> str:
 
 
 def train_and_write(out_dir: str | Path, gold: Sequence[Labelled], phrasing: Sequence[Labelled],
-                    sources: Sequence[str], opts: FitOptions | None = None, with_cv: bool = True) -> tuple[Path, str]:
-    """Fit on our own examples + ``gold`` + ``phrasing``; write ``trained.npz`` and ``trained.md``."""
+                    sources: Sequence[str], opts: FitOptions | None = None, with_cv: bool = True,
+                    annotated: Sequence[Labelled] = ()) -> tuple[Path, str]:
+    """Fit on our own examples + ``annotated`` + ``gold`` + ``phrasing``; write ``trained.npz`` and ``trained.md``.
+
+    Annotated sample items train the model but are never scored: the card's figures stay on gold and phrasing.
+    """
     from aac.classifiers.trained import TrainedClassifier
 
     opts = opts or FitOptions()
     own = own_examples()
-    data = [*own, *gold, *phrasing]
+    data = [*own, *annotated, *gold, *phrasing]
     from aac.classifiers.training import out_of_fold_proba
 
     oof = out_of_fold_proba(data, opts) if with_cv else None
@@ -79,7 +83,8 @@ def train_and_write(out_dir: str | Path, gold: Sequence[Labelled], phrasing: Seq
         *(_TWO_STAGE if opts.two_stage else _ONE_STAGE),
         f"Weights stored as float16 ({path.stat().st_size / 1e6:.1f} MB). C decision: P(C) x authority weight",
         f">= {model.c_threshold:.2f}, the threshold with the best F{opts.beta:g} on constraints over grouped",
-        "out-of-fold probabilities (own examples in every training fold, never scored).",
+        "out-of-fold probabilities (own examples in every training fold, never scored; annotated sample items in",
+        "every fold that does not hold out their repository, never scored).",
         *([f"P/B/F/E scores divided by the temperature {json.loads(model.meta)['type_temperature']:g}, the one with the best "
            "out-of-fold log-loss (calibrates the type shares; decisions unchanged)."]
           if "type_temperature" in json.loads(model.meta) else []),

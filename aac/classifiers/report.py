@@ -24,7 +24,7 @@ def eval_table(gold_path: Path | None, phrasing_path: Path | None, corpus: Path 
                with_cv: bool, llm_base_url: str | None = None, llm_model: str | None = None,
                console: Console | None = None) -> list[Scores]:
     from aac.classifiers.base import get_classifier
-    from aac.classifiers.datasets import load_gold, load_phrasing, own_examples
+    from aac.classifiers.datasets import load_annotated, load_gold, load_phrasing, own_examples, packaged_annotations
 
     console = console or Console(width=150)
     gold_path = gold_path or (None if corpus else _default_path("gold_dev.jsonl"))
@@ -48,8 +48,10 @@ def eval_table(gold_path: Path | None, phrasing_path: Path | None, corpus: Path 
             rows[-1].name = name
         except Exception as exc:  # one broken variant must not hide the others
             rows.append(Scores(name, error=str(exc).splitlines()[0][:80]))
-    if with_cv:
-        rows.append(cross_validated([*own_examples(), *gold, *phrasing], gold, phrasing))
+    if with_cv:  # the shipped recipe: the package's annotated sample items train every fold that does not hold out their repo
+        sample = _default_path("agent_configs_sample.jsonl")
+        annotated = load_annotated(packaged_annotations(), sample) if sample else []
+        rows.append(cross_validated([*own_examples(), *annotated, *gold, *phrasing], gold, phrasing))
     t = Table(title=f"classifiers on {len(gold)} gold + {len(phrasing)} phrasing items")
     for col in ("variant", "C rec", "C prec", "C F1", "mF1", "acc", "ms/item", "imper.", "decl.", "cond.", "passive",
                 "distr.→C"):

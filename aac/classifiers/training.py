@@ -28,7 +28,7 @@ from aac.schema import TYPES
 @dataclass
 class FitOptions:
     c_reg: float = 1.0  # inverse L2 strength of the logistic regression (the type model)
-    beta: float = 1.5  # F-beta used to pick the C threshold on out-of-fold probabilities
+    beta: float = 1.75  # F-beta used to pick the C threshold on out-of-fold probabilities
     two_stage: bool = True  # separate binary constraint model over type + risk features
     c_stage_reg: float = 1.0  # inverse L2 strength of the constraint stage
     folds: int = 5
@@ -42,6 +42,8 @@ class FitOptions:
     soft_c: float = 0.5  # share of the two annotators' votes in a gold item's C target (0: adjudicated label only)
     soft_type: float = 0.0  # weight moved from a gold item's P/B/F/E label to an annotator's other non-C vote
     c_source_balance: float = 0.5  # constraint stage: 0 = classes balanced over all items, 1 = within each source
+    annotated_weight: float = 1.0  # sample weight of annotated sample items (datasets.load_annotated)
+    annotated_c_weight: float | None = 0.15  # their weight in the constraint stage (None: annotated_weight)
 
 
 def _matrix(data: Sequence[Labelled], n_features: int, clusters=None):
@@ -136,6 +138,8 @@ def _fit_all(Xt, Xc, y: np.ndarray, opts: FitOptions, w: np.ndarray, votes: np.n
     rest = y != C_INDEX
     Xr, yr, wr = _soft_type_rows(Xt[rest], y[rest], w[rest], None if votes is None else votes[rest], opts.soft_type)
     W, b = _fit_type_stage(Xr, yr, opts, wr)
+    if opts.annotated_c_weight is not None and sources is not None:
+        w = np.where(sources == "annotated", opts.annotated_c_weight, w)
     cw, cb = _fit_c_stage(Xc, y == C_INDEX, opts, w, _c_shares(y, votes, opts.soft_c), sources)
     return W, b, cw, cb
 
@@ -196,7 +200,8 @@ def _fit_type_stage(X, y: np.ndarray, opts: FitOptions, w: np.ndarray | None = N
 
 
 def _weights(data: Sequence[Labelled], opts: FitOptions) -> np.ndarray:
-    return np.asarray([opts.gold_weight if d.source == "gold" else 1.0 for d in data])
+    by_source = {"gold": opts.gold_weight, "annotated": opts.annotated_weight}
+    return np.asarray([by_source.get(d.source, 1.0) for d in data])
 
 
 def _votes(data: Sequence[Labelled], opts: FitOptions) -> np.ndarray | None:
@@ -253,20 +258,27 @@ def _labels(data: Sequence[Labelled]) -> np.ndarray:
 def fold_splits(data: Sequence[Labelled], opts: FitOptions, seed: int | None = None) -> list[tuple[np.ndarray, np.ndarray]]:
     """(training rows, held-out rows) per grouped fold: whole groups held out, own examples in every training fold.
 
+    Annotated sample items (source ``annotated``, grouped by repository like gold) are never scored: they train
+    every fold that does not hold out their repository, so no fold learns from the files it is judged on.
     ``seed`` shuffles the group-to-fold assignment (None: scikit-learn's deterministic unshuffled split). Shared by
     :func:`out_of_fold_proba` and the experiments that must score other models on exactly the same folds.
     """
     from sklearn.model_selection import GroupKFold
 
-    fixed = np.asarray([d.source == "own" for d in data])
-    scored = np.flatnonzero(~fixed)
-    always = np.flatnonzero(fixed)
-    groups = np.asarray([d.group or f"row{i}" for i, d in enumerate(data)])[scored]
-    n_splits = min(opts.folds, len(set(groups)))
+    source = np.asarray([d.source for d in data])
+    group = np.asarray([d.group or f"row{i}" for i, d in enumerate(data)])
+    always = np.flatnonzero(source == "own")
+    annotated = np.flatnonzero(source == "annotated")
+    scored = np.flatnonzero((source != "own") & (source != "annotated"))
+    n_splits = min(opts.folds, len(set(group[scored])))
     if n_splits < 2:
         return []
     kf = GroupKFold(n_splits=n_splits) if seed is None else GroupKFold(n_splits=n_splits, shuffle=True, random_state=seed)
-    return [(np.concatenate([scored[tr], always]), scored[te]) for tr, te in kf.split(scored, groups=groups)]
+    splits = []
+    for tr, te in kf.split(scored, groups=group[scored]):
+        held = np.isin(group[annotated], group[scored[te]])
+        splits.append((np.concatenate([scored[tr], always, annotated[~held]]), scored[te]))
+    return splits
 
 
 def out_of_fold_proba(data: Sequence[Labelled], opts: FitOptions, seed: int | None = None) -> np.ndarray:

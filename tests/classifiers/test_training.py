@@ -225,3 +225,87 @@ def test_fold_splits_hold_out_whole_groups_and_keep_own_examples_in_training():
     for tr, te in splits:
         assert set(range(len(own))) <= set(tr)
         assert not {data[i].group for i in tr} & {data[i].group for i in te}
+
+
+def test_annotated_items_train_only_the_folds_that_keep_their_repository():
+    from aac.classifiers.training import fold_splits
+
+    own = own_examples()[:6]
+    gold = [Labelled(ItemInput(f"rule {i}"), "B", group=f"repo{i % 6}", source="gold") for i in range(30)]
+    notes = [Labelled(ItemInput(f"note {i}"), "F", group=f"repo{i % 8}", source="annotated") for i in range(16)]
+    data = own + notes + gold
+    annotated = {i for i, d in enumerate(data) if d.source == "annotated"}
+    splits = fold_splits(data, FitOptions(folds=3), seed=2)
+    held = np.concatenate([te for _, te in splits])
+    assert not annotated & set(held)  # never scored
+    for tr, te in splits:
+        held_repos = {data[i].group for i in te}
+        kept = {i for i in annotated if data[i].group not in held_repos}
+        assert annotated & set(tr) == kept  # the fold's own repositories' notes stay out, all others train it
+    unique_repos = {f"repo{i}" for i in (6, 7)}  # repositories with notes but no gold train every fold
+    assert all({i for i in annotated if data[i].group in unique_repos} <= set(tr) for tr, _ in splits)
+
+
+def test_annotated_items_weigh_less_in_the_constraint_stage():
+    from aac.classifiers import training
+
+    data = ([Labelled(ItemInput(f"never delete the production database {i}"), "C", group="g", source="gold") for i in range(4)]
+            + [Labelled(ItemInput(f"prefer short functions {i}"), "F", group="g", source="gold") for i in range(4)]
+            + [Labelled(ItemInput(f"never delete the staging cache {i}"), "C", group="a", source="annotated") for i in range(4)]
+            + [Labelled(ItemInput(f"keep the staging cache warm {i}"), "P", group="a", source="annotated") for i in range(4)])
+    seen = {}
+
+    def spy(Xc, is_c, opts, w, c_share=None, sources=None):
+        seen["w"] = np.asarray(w)
+        return np.zeros(Xc.shape[1], dtype=np.float32), 0.0
+
+    Xt, Xc = training._matrices(data, FitOptions())
+    saved = training._fit_c_stage
+    training._fit_c_stage = spy
+    try:
+        training._fit_all(Xt, Xc, training._labels(data), FitOptions(annotated_weight=2.0, annotated_c_weight=0.25),
+                          training._weights(data, FitOptions(annotated_weight=2.0)), None, training._sources(data))
+    finally:
+        training._fit_c_stage = saved
+    assert seen["w"].tolist() == [1.0] * 8 + [0.25] * 8
+    assert training._weights(data, FitOptions(annotated_weight=2.0)).tolist() == [1.0] * 8 + [2.0] * 8
+
+
+def test_annotated_labels_are_joined_to_their_items_by_text_hash(tmp_path):
+    from aac.classifiers.datasets import annotated_item_id, load_annotated
+    from aac.processing.segment import segment
+
+    content = "# Rules\n\n- Never force-push to main.\n- Prefer small commits.\n"
+    sample = tmp_path / "sample.jsonl"
+    sample.write_text(json.dumps({"repo": "o/r", "path": "AGENTS.md", "content": content}) + "\n")
+    texts = [s.text for s in segment(content, "AGENTS.md")]
+    labels = tmp_path / "labels.jsonl"
+    labels.write_text("".join(json.dumps({"id": annotated_item_id(t), "repo": "o/r", "path": "AGENTS.md", "label": lab}) + "\n"
+                              for t, lab in zip(texts, "CF")))
+    got = load_annotated(labels, sample)
+    assert [(d.item.text, d.item.section, d.label, d.group, d.source) for d in got] == [
+        ("Never force-push to main.", ("Rules",), "C", "o/r", "annotated"),
+        ("Prefer small commits.", ("Rules",), "F", "o/r", "annotated")]
+    labels.write_text(json.dumps({"id": annotated_item_id("gone"), "repo": "o/r", "path": "AGENTS.md", "label": "B"}) + "\n")
+    with pytest.raises(ValueError, match="1 annotated labels match no item"):
+        load_annotated(labels, sample)
+
+
+def test_packaged_annotations_store_labels_without_text():
+    from aac.classifiers.datasets import packaged_annotations
+
+    rows = [json.loads(line) for line in packaged_annotations().read_text(encoding="utf-8").splitlines()]
+    assert len(rows) >= 5000
+    assert {k for r in rows for k in r} <= {"id", "repo", "path", "label", "meta", "annotator"}
+    assert {r["label"] for r in rows} == set(TYPES)
+    assert len({r["id"] for r in rows}) == len(rows)
+
+
+def test_every_packaged_annotation_finds_its_item_in_the_real_sample(sample_path, gold_path):
+    """Guards the segmenter: a change that re-cuts the sample's items would orphan the shipped model's labels."""
+    from aac.classifiers.datasets import load_annotated, packaged_annotations
+
+    notes = load_annotated(packaged_annotations(), sample_path)
+    assert len(notes) == len(packaged_annotations().read_text(encoding="utf-8").splitlines())
+    gold_texts = {json.loads(line)["text"].strip() for line in gold_path.read_text(encoding="utf-8").splitlines()}
+    assert not gold_texts & {d.item.text.strip() for d in notes}  # gold items are judged, never re-labelled
