@@ -19,8 +19,9 @@ _TWO_STAGE = ("Two stages (scikit-learn, L2, class-balanced logistic regressions
               "secrets, destruction, shared git history, production, external side effects, money, privacy, law,",
               "security, health, harm - crossed with deontic force and with section-heading families, and code-quality",
               "counter-cues); its C / not-C weights are balanced half way (geometric mean) between all items pooled and",
-              "each source on its own (gold 8 % C, written examples 33 %, phrasing rules 73 %), and a gold item the two",
-              "annotators disputed counts partly as C (target = 0.5 x adjudicated label + 0.5 x share of C votes).",
+              "each source on its own (gold 8 % C, written examples 33 %, phrasing rules 73 %, annotated sample 7 %), a gold",
+              "item the two annotators disputed counts partly as C (target = 0.5 x adjudicated label + 0.5 x share of C",
+              "votes), and annotated sample items weigh `annotated_c_weight` there (1 in the type stage).",
               "Type stage (P/B/F/E softmax, shares 1 - P(C)): the average of a logistic regression and a",
               "multinomial naive Bayes (log feature frequencies per type, additive smoothing, uniform prior), one linear",
               "map at prediction time, over the type features:", *_FEATURES)
