@@ -69,7 +69,8 @@ FIRST_EXAMPLES = 136  # examples.jsonl lines that existed before the risk featur
 # variant name prefix -> FitOptions field set to the number after it (softtype before softc: first match wins)
 NUMERIC_VARIANTS = (("nbblend", "nb_blend"), ("nbalpha", "nb_alpha"), ("typereg", "c_reg"), ("cnb", "c_nb_blend"),
                     ("srcbal", "c_source_balance"), ("softtype", "soft_type"), ("softc", "soft_c"),
-                    ("creg", "c_stage_reg"), ("annc", "annotated_c_weight"), ("annw", "annotated_weight"))
+                    ("creg", "c_stage_reg"), ("annc", "annotated_c_weight"), ("annw", "annotated_weight"),
+                    ("wv", "word_vectors"))
 
 
 def _csr(data, tokens):

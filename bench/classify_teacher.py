@@ -36,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from aac.classifiers import training  # noqa: E402
 from aac.classifiers.base import ItemInput  # noqa: E402
 from aac.classifiers.linear import C_INDEX  # noqa: E402
-from aac.classifiers.datasets import load_gold, load_phrasing, own_examples  # noqa: E402
+from aac.classifiers.datasets import Labelled, load_gold, load_phrasing, own_examples  # noqa: E402
 from aac.classifiers.metrics import form_recall, prf, summary  # noqa: E402
 from aac.classifiers.paths import shared_data  # noqa: E402
 from aac.classifiers.training import FitOptions, choose_threshold, labels_from_proba  # noqa: E402
@@ -288,11 +288,8 @@ def distilled_oof(data, opts, seed, pool_items, pool_repos, pool_P, weight, mode
     """
     parts = mode.split("/")
     min_conf = float(parts[0][4:]) if parts[0].startswith("hard") else 0.0
-    from aac.classifiers.features import featurize_two_stage, to_csr
-
     Xt, Xc = training._matrices(data, opts)
-    idx, ptr, cidx, cptr = featurize_two_stage(pool_items, opts.n_features)
-    Ut, Uc = to_csr(idx, ptr, opts.n_features), to_csr(cidx, cptr, opts.n_features)
+    Ut, Uc = training._matrices([Labelled(item, "B") for item in pool_items], opts)  # same columns as the labelled rows
     y = training._labels(data)
     w = training._weights(data, opts)
     votes = training._votes(data, opts)

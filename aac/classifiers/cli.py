@@ -80,7 +80,7 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
         no_cv: bool = typer.Option(False, "--no-cv", help="Skip the grouped cross-validation figures."),
         clusters: bool = typer.Option(False, "--clusters", help="Add HDBSCAN cluster ids over PCA-reduced static embeddings (implies --single-stage)."),
         single_stage: bool = typer.Option(False, "--single-stage", help="One five-way softmax instead of a constraint stage + a four-way model."),
-        beta: float = typer.Option(1.75, "--beta", help="F-beta on constraints that picks the C threshold out of fold."),
+        beta: float = typer.Option(2.0, "--beta", help="F-beta on constraints that picks the C threshold out of fold."),
         annotated: list[Path] = typer.Option([], "--annotated", help="Labels of segmented sample items without their text "
                                              "(id, repo, path, label), repeatable; the package's own: "
                                              "aac/classifiers/data/annotated_sample.jsonl."),

@@ -64,16 +64,18 @@ def _word_cues(token: str) -> tuple[str, ...]:
     return hit
 
 
-def item_tokens(item: ItemInput, risk: list[str] | None = None) -> list[str]:
+def item_tokens(item: ItemInput, risk: list[str] | None = None, words_out: list[list[str]] | None = None) -> list[str]:
     """The symbolic features of one item (before hashing); readable, so a model can be explained.
 
     When ``risk`` is a list, the constraint stage's features (:func:`aac.classifiers.risk.risk_tokens`) are
-    appended to it, reusing this function's word split.
+    appended to it, reusing this function's word split; ``words_out`` receives that split (for word vectors).
     """
     raw = item.text or ""
     text = MARKDOWN_NOISE.sub(" ", raw)
     low = text.lower()
     words = WORD.findall(low)
+    if words_out is not None:
+        words_out.append(words)
     if risk is not None:
         risk.extend(risk_tokens(item, words))
     toks = ["bias"]
@@ -214,12 +216,12 @@ def featurize(items: Sequence[ItemInput], n_features: int = N_FEATURES,
     return np.asarray(indices, dtype=np.int64), np.asarray(indptr, dtype=np.int64)
 
 
-def featurize_two_stage(items: Sequence[ItemInput], n_features: int = N_FEATURES
-                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def featurize_two_stage(items: Sequence[ItemInput], n_features: int = N_FEATURES,
+                        words_out: list[list[str]] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(indices, indptr) of the type features and of the constraint stage's features (type features + risk).
 
     The constraint stage sees the union of both hashed sets, so a bucket shared by a word and a risk token
-    counts once, exactly as in training.
+    counts once, exactly as in training. ``words_out`` receives each item's words (for its word vectors).
     """
     mask = n_features - 1
     indices: list[int] = []
@@ -228,7 +230,7 @@ def featurize_two_stage(items: Sequence[ItemInput], n_features: int = N_FEATURES
     cindptr = [0]
     for item in items:
         risk: list[str] = []
-        toks = item_tokens(item, risk)
+        toks = item_tokens(item, risk, words_out)
         a = {_crc(t.encode("utf-8")) & mask for t in toks}
         both = a | {_crc(t.encode("utf-8")) & mask for t in risk}
         indices.extend(sorted(a))

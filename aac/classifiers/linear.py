@@ -38,6 +38,7 @@ class LinearModel:
     clusters: object = None  # optional aac.classifiers.clusters.ClusterModel
     c_weights: np.ndarray | None = None  # (n_features,) weights of the constraint stage (two-stage models)
     c_bias: float = 0.0
+    c_dense: np.ndarray | None = None  # (dims,) constraint-stage weights of the item's mean word vector (word_vectors.py)
 
     def save(self, path: str | Path) -> Path:
         path = Path(path)
@@ -45,6 +46,8 @@ class LinearModel:
         extra = self.clusters.arrays() if self.clusters is not None else {}
         if self.c_weights is not None:
             extra.update(c_weights=self.c_weights.astype(np.float16), c_bias=np.float32(self.c_bias))
+        if self.c_dense is not None:
+            extra.update(c_dense=self.c_dense.astype(np.float32))
         np.savez_compressed(path, weights=self.weights.astype(np.float16), bias=self.bias.astype(np.float32),
                             c_threshold=np.float32(self.c_threshold), n_features=np.int64(self.n_features),
                             meta=np.array(self.meta), **extra)
@@ -61,7 +64,8 @@ class LinearModel:
             two = "c_weights" in z.files
             return cls(z["weights"].astype(np.float32), z["bias"], float(z["c_threshold"]), int(z["n_features"]),
                        str(z["meta"]), clusters, z["c_weights"].astype(np.float32) if two else None,
-                       float(z["c_bias"]) if two else 0.0)
+                       float(z["c_bias"]) if two else 0.0,
+                       z["c_dense"].astype(np.float32) if "c_dense" in z.files else None)
 
     def digest(self) -> str:
         """sha256 of every array and number that predictions read (not of the .npz bytes: zip headers vary)."""
@@ -70,6 +74,8 @@ class LinearModel:
                   "n_features": self.n_features, "meta": self.meta, "c_bias": self.c_bias}
         if self.c_weights is not None:
             arrays["c_weights"] = self.c_weights
+        if self.c_dense is not None:
+            arrays["c_dense"] = self.c_dense
         if self.clusters is not None:
             arrays.update(self.clusters.arrays())
         for name in sorted(arrays):
@@ -80,8 +86,13 @@ class LinearModel:
 
     def probabilities(self, items: Sequence[ItemInput]) -> np.ndarray:
         if self.c_weights is not None:
-            idx, ptr, cidx, cptr = featurize_two_stage(items, self.n_features)
+            words: list[list[str]] | None = [] if self.c_dense is not None else None
+            idx, ptr, cidx, cptr = featurize_two_stage(items, self.n_features, words)
             c_score = linear_scores(self.c_weights[:, None], np.asarray([self.c_bias]), cidx, cptr)[:, 0]
+            if words is not None:
+                from aac.classifiers.word_vectors import shared_word_vectors
+
+                c_score = c_score + shared_word_vectors().mean_vectors(words) @ self.c_dense
             return combine_stages(1.0 / (1.0 + np.exp(-c_score)), linear_scores(self.weights, self.bias, idx, ptr))
         extra = self.clusters.tokens(items) if self.clusters is not None else None
         idx, ptr = featurize(items, self.n_features, extra)

@@ -21,7 +21,9 @@ _TWO_STAGE = ("Two stages (scikit-learn, L2, class-balanced logistic regressions
               "counter-cues); its C / not-C weights are balanced half way (geometric mean) between all items pooled and",
               "each source on its own (gold 8 % C, written examples 33 %, phrasing rules 73 %, annotated sample 7 %), a gold",
               "item the two annotators disputed counts partly as C (target = 0.5 x adjudicated label + 0.5 x share of C",
-              "votes), and annotated sample items weigh `annotated_c_weight` there (1 in the type stage).",
+              "votes), and annotated sample items weigh `annotated_c_weight` there (1 in the type stage). It also",
+              "sees the item's mean word vector in the shipped static embedding (`aac/classifiers/word_vectors.py`, 64",
+              "dense columns scaled by `word_vectors`), so harms worded unlike any training item still score.",
               "Type stage (P/B/F/E softmax, shares 1 - P(C)): the average of a logistic regression and a",
               "multinomial naive Bayes (log feature frequencies per type, additive smoothing, uniform prior), one linear",
               "map at prediction time, over the type features:", *_FEATURES)

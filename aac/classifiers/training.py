@@ -28,7 +28,7 @@ from aac.schema import TYPES
 @dataclass
 class FitOptions:
     c_reg: float = 1.0  # inverse L2 strength of the logistic regression (the type model)
-    beta: float = 1.75  # F-beta used to pick the C threshold on out-of-fold probabilities
+    beta: float = 2.0  # F-beta used to pick the C threshold on out-of-fold probabilities
     two_stage: bool = True  # separate binary constraint model over type + risk features
     c_stage_reg: float = 1.0  # inverse L2 strength of the constraint stage
     folds: int = 5
@@ -44,6 +44,7 @@ class FitOptions:
     c_source_balance: float = 0.5  # constraint stage: 0 = classes balanced over all items, 1 = within each source
     annotated_weight: float = 1.0  # sample weight of annotated sample items (datasets.load_annotated)
     annotated_c_weight: float | None = 0.15  # their weight in the constraint stage (None: annotated_weight)
+    word_vectors: float = 3.0  # scale of the item's mean word vector in the constraint stage (0: not used)
 
 
 def _matrix(data: Sequence[Labelled], n_features: int, clusters=None):
@@ -58,8 +59,17 @@ def _matrices(data: Sequence[Labelled], opts: FitOptions):
         return _matrix(data, opts.n_features, _clusters(data, opts)), None
     if opts.clusters:
         raise ValueError("cluster features are only supported with two_stage=False")
-    idx, ptr, cidx, cptr = featurize_two_stage([d.item for d in data], opts.n_features)
-    return to_csr(idx, ptr, opts.n_features), to_csr(cidx, cptr, opts.n_features)
+    words: list[list[str]] | None = [] if opts.word_vectors > 0 else None
+    idx, ptr, cidx, cptr = featurize_two_stage([d.item for d in data], opts.n_features, words)
+    Xc = to_csr(cidx, cptr, opts.n_features)
+    if words is not None:  # dense columns after the hashed ones: fit() splits the weights back apart
+        from scipy.sparse import csr_matrix, hstack
+
+        from aac.classifiers.word_vectors import shared_word_vectors
+
+        dense = shared_word_vectors().mean_vectors(words).astype(np.float64) * opts.word_vectors
+        Xc = hstack([Xc, csr_matrix(dense)]).tocsr()
+    return to_csr(idx, ptr, opts.n_features), Xc
 
 
 def _class_weights(is_c: np.ndarray, sources: np.ndarray | None, power: float) -> tuple[np.ndarray, np.ndarray]:
@@ -357,9 +367,12 @@ def fit(data: Sequence[Labelled], opts: FitOptions | None = None, extra_meta: di
         b[absent] = -30.0
     meta = {"type_temperature": temperature, "clusters": opts.clusters, "n_train": len(data), "c_reg": opts.c_reg, "beta": opts.beta,
             "two_stage": opts.two_stage, "c_stage_reg": opts.c_stage_reg, "nb_blend": opts.nb_blend,
-            "nb_alpha": opts.nb_alpha,
+            "nb_alpha": opts.nb_alpha, "word_vectors": opts.word_vectors,
             "sources": sorted({d.source for d in data}), **(extra_meta or {})}
-    return LinearModel(W, b, threshold, opts.n_features, json.dumps(meta), _clusters(data, opts), cw, cb)
+    dense = None
+    if cw is not None and len(cw) > opts.n_features:  # the word-vector columns, scale folded into their weights
+        cw, dense = cw[: opts.n_features], cw[opts.n_features:] * opts.word_vectors
+    return LinearModel(W, b, threshold, opts.n_features, json.dumps(meta), _clusters(data, opts), cw, cb, dense)
 
 
 _CLUSTER_CACHE: dict[int, object] = {}

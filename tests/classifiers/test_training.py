@@ -309,3 +309,33 @@ def test_every_packaged_annotation_finds_its_item_in_the_real_sample(sample_path
     assert len(notes) == len(packaged_annotations().read_text(encoding="utf-8").splitlines())
     gold_texts = {json.loads(line)["text"].strip() for line in gold_path.read_text(encoding="utf-8").splitlines()}
     assert not gold_texts & {d.item.text.strip() for d in notes}  # gold items are judged, never re-labelled
+
+
+def test_word_vector_weights_are_split_from_the_hashed_ones_and_predict_as_in_training(tmp_path):
+    from aac.classifiers import training
+
+    data = own_examples()
+    opts = FitOptions(folds=3)
+    model = fit(data, opts)
+    assert model.c_weights.shape == (opts.n_features,) and model.c_dense.shape == (64,) and model.c_dense.any()
+    Xt, Xc = training._matrices(data, opts)
+    assert Xc.shape[1] == opts.n_features + 64
+    cw = np.concatenate([model.c_weights, model.c_dense / opts.word_vectors])
+    expected = training._proba(Xt, Xc, model.weights, model.bias, cw, model.c_bias)
+    items = [d.item for d in data]
+    np.testing.assert_allclose(model.probabilities(items), expected, atol=1e-5)
+    again = LinearModel.load(model.save(tmp_path / "m.npz"))
+    np.testing.assert_allclose(again.c_dense, model.c_dense, rtol=1e-6)
+    assert again.digest() == LinearModel.load(tmp_path / "m.npz").digest()
+    without = LinearModel.load(tmp_path / "m.npz")
+    without.c_dense = None
+    assert without.digest() != again.digest()  # the word-vector weights are part of the model's identity
+
+
+def test_models_without_word_vectors_still_load_and_predict(tmp_path):
+    model = fit(own_examples(), FitOptions(folds=3, word_vectors=0.0))
+    assert model.c_dense is None
+    again = LinearModel.load(model.save(tmp_path / "m.npz"))
+    items = [e.item for e in own_examples()[:5]]
+    assert again.c_dense is None
+    np.testing.assert_allclose(model.probabilities(items), again.probabilities(items), atol=1e-2)

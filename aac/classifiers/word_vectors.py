@@ -1,0 +1,86 @@
+"""Dense word meaning for the constraint stage: an item's mean word vector in the shipped static embedding.
+
+Hashed words know only the words seen in training; a harm the labelled items never named ("purge the bucket")
+shares nothing with one they did ("delete the database"). Each word's vector is the mean of its WordPiece
+vectors in :mod:`aac.classifiers.static_embed` (distilled from all-MiniLM-L6-v2), looked up once per distinct
+word and cached, so an item costs a few dictionary lookups over the words the featuriser already split.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+
+MAX_WORDS = 48  # like the static embedding's 64-token window: the opening of an item carries its type
+MAX_CACHED = 500_000
+
+
+class WordVectors:
+    def __init__(self, folder: str | Path | None = None, max_words: int = MAX_WORDS):
+        from aac.classifiers.static_embed import StaticEmbedding
+
+        self._embedding = StaticEmbedding(folder)
+        self.dims = self._embedding.dims
+        self.max_words = max_words
+        self._row: dict[str, int] = {}
+        self._table = np.zeros((1024, self.dims), dtype=np.float32)
+        self._size = 1  # row 0 stays zero: numbers (and words without tokens) add nothing to the unit-length mean
+
+    def _add(self, words: list[str]) -> None:
+        """Rows for words not seen before (one tokenizer batch); a word without tokens gets a zero row."""
+        if len(self._row) + len(words) > MAX_CACHED:  # unbounded vocabularies (hashes, ids) must not grow memory
+            self._row.clear()
+            self._size = 1
+        self._row.update((w, 0) for w in words if w.isdigit())
+        words = [w for w in words if not w.isdigit()]
+        if not words:
+            return
+        encs = self._embedding.tokenizer.encode_batch(words, add_special_tokens=False)
+        need = self._size + len(words)
+        if need > len(self._table):
+            grown = np.zeros((max(need, 2 * len(self._table)), self.dims), dtype=np.float32)
+            grown[: self._size] = self._table[: self._size]
+            self._table = grown
+        self._table[self._size: need] = 0.0  # rows reused after a reset; a word without tokens keeps a zero row
+        ids = [e.ids for e in encs]
+        lens = np.fromiter(map(len, ids), dtype=np.int64, count=len(ids))
+        if lens.any():
+            flat = np.fromiter((t for i in ids for t in i), dtype=np.int64, count=int(lens.sum()))
+            starts = np.concatenate([[0], np.cumsum(lens)[:-1]])
+            nz = lens > 0
+            sums = np.add.reduceat(self._embedding.vectors[flat], starts[nz], axis=0)
+            self._table[self._size + np.flatnonzero(nz)] = sums / lens[nz, None]
+        self._row.update(zip(words, range(self._size, self._size + len(words))))
+        self._size += len(words)
+
+    def mean_vectors(self, word_lists: Sequence[Sequence[str]]) -> np.ndarray:
+        """(n, dims) unit-length mean of each item's first ``max_words`` word vectors (no words: zeros)."""
+        m = self.max_words
+        lists = [ws if len(ws) <= m else ws[:m] for ws in word_lists]
+        get = self._row.get
+        rows = [get(w, -1) for ws in lists for w in ws]
+        if -1 in rows:  # words never seen: one tokenizer batch, then look the rows up again
+            self._add(list(dict.fromkeys(w for ws in lists for w in ws if w not in self._row)))
+            get = self._row.get
+            rows = [get(w) for ws in lists for w in ws]
+        out = np.zeros((len(lists), self.dims), dtype=np.float32)
+        if not rows:
+            return out
+        lens = np.fromiter(map(len, lists), dtype=np.int64, count=len(lists))
+        starts = np.concatenate([[0], np.cumsum(lens)[:-1]])
+        nz = lens > 0
+        out[nz] = np.add.reduceat(self._table[np.asarray(rows, dtype=np.int64)], starts[nz], axis=0)
+        return out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-9)
+
+
+_SHARED: WordVectors | None = None
+
+
+def shared_word_vectors() -> WordVectors:
+    """One cached instance per process (its word table is the cache)."""
+    global _SHARED
+    if _SHARED is None:
+        _SHARED = WordVectors()
+    return _SHARED
