@@ -174,7 +174,7 @@ def stack(tr, te, seed):
 
     key = seed
     if key not in _STACK:
-        P = T.out_of_fold_proba(D.items, T.FitOptions(soft_c=0.0, c_source_balance=0.0), seed=seed)
+        P = T.out_of_fold_proba(D.items, T.FitOptions(soft_c=0.0, c_source_balance=0.0, word_vectors=0.0), seed=seed)
         sc = np.flatnonzero(~D.own)
         pc = np.clip(P[sc, 0], 1e-6, 1 - 1e-6)
         q = P[sc, 1:] / P[sc, 1:].sum(1, keepdims=True)
