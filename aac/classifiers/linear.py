@@ -92,7 +92,9 @@ class LinearModel:
             if words is not None:
                 from aac.classifiers.word_vectors import shared_word_vectors
 
-                c_score = c_score + shared_word_vectors().mean_vectors(words) @ self.c_dense
+                # an elementwise row sum, not a BLAS product: an item's score must not depend on its batch's size
+                dense = shared_word_vectors().mean_vectors(words).astype(np.float64)
+                c_score = c_score + (dense * self.c_dense.astype(np.float64)).sum(axis=1)
             return combine_stages(1.0 / (1.0 + np.exp(-c_score)), linear_scores(self.weights, self.bias, idx, ptr))
         extra = self.clusters.tokens(items) if self.clusters is not None else None
         idx, ptr = featurize(items, self.n_features, extra)

@@ -339,3 +339,13 @@ def test_models_without_word_vectors_still_load_and_predict(tmp_path):
     items = [e.item for e in own_examples()[:5]]
     assert again.c_dense is None
     np.testing.assert_allclose(model.probabilities(items), again.probabilities(items), atol=1e-2)
+
+
+def test_an_items_probabilities_do_not_depend_on_its_batch():
+    """Incremental refreshes compare stored probabilities exactly: batch size must not change a single bit."""
+    model = fit(own_examples(), FitOptions(folds=3))
+    items = [e.item for e in own_examples()] * 4
+    whole = model.probabilities(items)
+    for k in range(0, len(items), 97):
+        assert np.array_equal(model.probabilities([items[k]])[0], whole[k])
+        assert np.array_equal(model.probabilities(items[k:k + 5])[0], whole[k])
