@@ -83,3 +83,26 @@ def test_eval_classifiers_prints_every_variant_and_the_paper_figures(tmp_path, g
     assert res.exit_code == 0, res.output
     for word in ("regex", "trained", "cascade", "paper: regex", "paper: safetymargin", "decl."):
         assert word in res.output
+
+
+def test_classify_train_reads_annotated_labels_against_their_sample(tmp_path):
+    import json
+
+    from aac.classifiers.datasets import annotated_item_id
+    from aac.processing.segment import segment
+
+    content = "# Safety\n\n- Never delete the backups bucket.\n- Prefer short commit messages.\n- We deploy on Fridays.\n"
+    sample = tmp_path / "sample.jsonl"
+    sample.write_text(json.dumps({"repo": "o/r", "path": "AGENTS.md", "content": content}) + "\n")
+    labels = tmp_path / "labels.jsonl"
+    labels.write_text("".join(json.dumps({"id": annotated_item_id(s.text), "repo": "o/r", "path": "AGENTS.md", "label": lab})
+                              + "\n" for s, lab in zip(segment(content, "AGENTS.md"), "CFB")))
+    out = tmp_path / "model"
+    res = runner.invoke(app, ["classify", "train", "--annotated", str(labels), "--sample", str(sample), "--out", str(out),
+                              "--no-cv"])
+    assert res.exit_code == 0, res.output
+    assert "labels.jsonl: 3 annotated items of sample.jsonl" in (out / "trained.md").read_text()
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps({"id": "s000000000000", "repo": "o/r", "path": "AGENTS.md", "label": "C"}) + "\n")
+    res = runner.invoke(app, ["classify", "train", "--annotated", str(bad), "--sample", str(sample), "--out", str(out)])
+    assert res.exit_code == 2 and "match no item" in res.output
