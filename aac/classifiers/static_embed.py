@@ -36,13 +36,18 @@ class StaticEmbedding:
         """Unit-length mean token vector per text (first ``max_tokens`` tokens; empty text -> zeros)."""
         encs = self.tokenizer.encode_batch([t or "" for t in texts], add_special_tokens=False)
         ids = [e.ids[: self.max_tokens] for e in encs]
-        lens = np.fromiter((len(i) for i in ids), dtype=np.int64, count=len(ids))
-        out = np.zeros((len(ids), self.dims), dtype=np.float32)
-        if lens.sum() == 0:
-            return out
-        flat = np.fromiter((t for i in ids for t in i), dtype=np.int64, count=int(lens.sum()))
-        starts = np.concatenate([[0], np.cumsum(lens)[:-1]])
-        nz = lens > 0
-        out[nz] = np.add.reduceat(self.vectors[flat], starts[nz], axis=0)
-        norms = np.linalg.norm(out, axis=1, keepdims=True)
-        return out / np.maximum(norms, 1e-9)
+        return unit_means(self.vectors, [t for i in ids for t in i], [len(i) for i in ids])
+
+
+def unit_means(table: np.ndarray, flat: Sequence[int], lens: Sequence[int]) -> np.ndarray:
+    """Per group of consecutive rows of ``table`` (``flat`` row ids, ``lens`` per group), the unit-length sum of
+    those rows, i.e. the direction of their mean (an empty group -> zeros). Each group is summed on its own, so a
+    group's vector does not depend on the others in the batch."""
+    lens = np.asarray(lens, dtype=np.int64)
+    out = np.zeros((len(lens), table.shape[1]), dtype=np.float32)
+    if not len(flat):
+        return out
+    starts = np.concatenate([[0], np.cumsum(lens)[:-1]])
+    nz = lens > 0
+    out[nz] = np.add.reduceat(table[np.asarray(flat, dtype=np.int64)], starts[nz], axis=0)
+    return out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-9)

@@ -13,14 +13,14 @@ from typing import Sequence
 
 import numpy as np
 
+from aac.classifiers.static_embed import StaticEmbedding, unit_means
+
 MAX_WORDS = 48  # like the static embedding's 64-token window: the opening of an item carries its type
 MAX_CACHED = 500_000
 
 
 class WordVectors:
     def __init__(self, folder: str | Path | None = None, max_words: int = MAX_WORDS):
-        from aac.classifiers.static_embed import StaticEmbedding
-
         self._embedding = StaticEmbedding(folder)
         self.dims = self._embedding.dims
         self.max_words = max_words
@@ -65,14 +65,7 @@ class WordVectors:
             self._add(list(dict.fromkeys(w for ws in lists for w in ws if w not in self._row)))
             get = self._row.get
             rows = [get(w) for ws in lists for w in ws]
-        out = np.zeros((len(lists), self.dims), dtype=np.float32)
-        if not rows:
-            return out
-        lens = np.fromiter(map(len, lists), dtype=np.int64, count=len(lists))
-        starts = np.concatenate([[0], np.cumsum(lens)[:-1]])
-        nz = lens > 0
-        out[nz] = np.add.reduceat(self._table[np.asarray(rows, dtype=np.int64)], starts[nz], axis=0)
-        return out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-9)
+        return unit_means(self._table, rows, [len(ws) for ws in lists])
 
 
 _SHARED: WordVectors | None = None
