@@ -39,10 +39,9 @@ class StaticEmbedding:
         return unit_means(self.vectors, [t for i in ids for t in i], [len(i) for i in ids])
 
 
-def unit_means(table: np.ndarray, flat: Sequence[int], lens: Sequence[int]) -> np.ndarray:
-    """Per group of consecutive rows of ``table`` (``flat`` row ids, ``lens`` per group), the unit-length sum of
-    those rows, i.e. the direction of their mean (an empty group -> zeros). Each group is summed on its own, so a
-    group's vector does not depend on the others in the batch."""
+def segment_sums(table: np.ndarray, flat: Sequence[int], lens: Sequence[int]) -> np.ndarray:
+    """Per group of consecutive ids in ``flat`` (``lens`` per group), the sum of those rows of ``table`` (an empty
+    group -> zeros). Each group is summed on its own, so a group's row does not depend on the others in the batch."""
     lens = np.asarray(lens, dtype=np.int64)
     out = np.zeros((len(lens), table.shape[1]), dtype=np.float32)
     if not len(flat):
@@ -50,4 +49,10 @@ def unit_means(table: np.ndarray, flat: Sequence[int], lens: Sequence[int]) -> n
     starts = np.concatenate([[0], np.cumsum(lens)[:-1]])
     nz = lens > 0
     out[nz] = np.add.reduceat(table[np.asarray(flat, dtype=np.int64)], starts[nz], axis=0)
+    return out
+
+
+def unit_means(table: np.ndarray, flat: Sequence[int], lens: Sequence[int]) -> np.ndarray:
+    """The direction of each group's mean row (:func:`segment_sums` scaled to unit length; empty group -> zeros)."""
+    out = segment_sums(table, flat, lens)
     return out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-9)

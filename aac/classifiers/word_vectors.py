@@ -13,7 +13,7 @@ from typing import Sequence
 
 import numpy as np
 
-from aac.classifiers.static_embed import StaticEmbedding, unit_means
+from aac.classifiers.static_embed import StaticEmbedding, segment_sums, unit_means
 
 MAX_WORDS = 48  # like the static embedding's 64-token window: the opening of an item carries its type
 MAX_CACHED = 500_000
@@ -30,9 +30,6 @@ class WordVectors:
 
     def _add(self, words: list[str]) -> None:
         """Rows for words not seen before (one tokenizer batch); a word without tokens gets a zero row."""
-        if len(self._row) + len(words) > MAX_CACHED:  # unbounded vocabularies (hashes, ids) must not grow memory
-            self._row.clear()
-            self._size = 1
         self._row.update((w, 0) for w in words if w.isdigit())
         words = [w for w in words if not w.isdigit()]
         if not words:
@@ -43,15 +40,9 @@ class WordVectors:
             grown = np.zeros((max(need, 2 * len(self._table)), self.dims), dtype=np.float32)
             grown[: self._size] = self._table[: self._size]
             self._table = grown
-        self._table[self._size: need] = 0.0  # rows reused after a reset; a word without tokens keeps a zero row
-        ids = [e.ids for e in encs]
-        lens = np.fromiter(map(len, ids), dtype=np.int64, count=len(ids))
-        if lens.any():
-            flat = np.fromiter((t for i in ids for t in i), dtype=np.int64, count=int(lens.sum()))
-            starts = np.concatenate([[0], np.cumsum(lens)[:-1]])
-            nz = lens > 0
-            sums = np.add.reduceat(self._embedding.vectors[flat], starts[nz], axis=0)
-            self._table[self._size + np.flatnonzero(nz)] = sums / lens[nz, None]
+        lens = np.asarray([len(e.ids) for e in encs], dtype=np.int64)
+        sums = segment_sums(self._embedding.vectors, [t for e in encs for t in e.ids], lens)
+        self._table[self._size: need] = sums / np.maximum(lens, 1)[:, None]
         self._row.update(zip(words, range(self._size, self._size + len(words))))
         self._size += len(words)
 
@@ -62,8 +53,12 @@ class WordVectors:
         get = self._row.get
         rows = [get(w, -1) for ws in lists for w in ws]
         if -1 in rows:  # words never seen: one tokenizer batch, then look the rows up again
-            self._add(list(dict.fromkeys(w for ws in lists for w in ws if w not in self._row)))
-            get = self._row.get
+            new = list(dict.fromkeys(w for ws in lists for w in ws if w not in self._row))
+            if len(self._row) + len(new) > MAX_CACHED:  # unbounded vocabularies (ids, hashes) must not grow memory:
+                self._row.clear()  # start over with this batch's words only
+                self._size = 1
+                new = list(dict.fromkeys(w for ws in lists for w in ws))
+            self._add(new)
             rows = [get(w) for ws in lists for w in ws]
         return unit_means(self._table, rows, [len(ws) for ws in lists])
 

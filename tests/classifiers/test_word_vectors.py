@@ -47,9 +47,10 @@ def test_a_full_cache_starts_over_and_gives_the_same_vectors(monkeypatch):
     words = [["drop", "the", "production", "table"], ["wipe", "every", "backup"]]
     before = fresh.mean_vectors(words)
     monkeypatch.setattr(wv_module, "MAX_CACHED", 8)
-    fresh.mean_vectors([[f"word{i}" for i in range(7)]])  # forces a reset
+    mixed = [["wipe", "every", "backup"], [f"word{i}" for i in range(7)]]  # cached words + new ones: a reset
+    np.testing.assert_allclose(fresh.mean_vectors(mixed)[0], before[1], rtol=1e-6)
+    assert len(fresh._row) == 10  # only this batch's words survive the reset
     np.testing.assert_allclose(fresh.mean_vectors(words), before, rtol=1e-6)
-    assert len(fresh._row) <= 8 + 7
 
 
 def test_related_harms_sit_closer_than_unrelated_words(wv):
