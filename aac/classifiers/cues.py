@@ -139,6 +139,12 @@ PHRASE_CUES: tuple[tuple[str, "stdre.Pattern"], ...] = tuple(
         ("pointer", POINTER.pattern),
     ))
 TEXT_CUES = WORD_CUES + PHRASE_CUES
+# Substrings without one of which a phrase cue cannot match (the compiled patterns above are case-sensitive and run
+# on lower-cased text, so a plain substring test is exact): testing them first skips most regex searches, which
+# scan the whole text. A cue without an entry is always searched.
+PHRASE_NEEDS: dict[str, tuple[str, ...]] = {"not_to_be": ("not", "only"), "no_auth": ("no", "without", "outside")}
+# Every SHOUT word is at least two upper-case ASCII letters long: texts without such a run skip the search.
+UPPER_RUN = stdre.compile(r"[A-Z]{2}")
 COND_OPENERS = frozenset({"if", "when", "whenever", "unless", "before", "after", "should", "once"})
 COND_WORDS = frozenset({"if", "unless", "whenever"})
 HOWTO_WORDS = frozenset({"then", "next", "afterwards", "finally", "first"})

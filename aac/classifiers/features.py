@@ -23,11 +23,13 @@ from aac.classifiers.cues import (
     DESTROY_MARKS,
     HOWTO_WORDS,
     PHRASE_CUES,
+    PHRASE_NEEDS,
     PROHIBIT_SYMBOLS,
     SECTION_CUES,
     SECURITY_MARKS,
     SHOUT_FAST,
     STAKES,
+    UPPER_RUN,
     WORD_CUES,
     CODE_MARKS,
     CJK_CUES,
@@ -41,11 +43,15 @@ _crc = zlib.crc32
 _WORD_CUE_CACHE: dict[str, tuple[str, ...]] = {}
 ANY_WORD_CUE = re.compile("|".join(f"(?:{p.pattern})" for _, p in WORD_CUES), re.IGNORECASE | re.V1)
 _SECTION_CACHE: dict[tuple[str, ...], tuple[str, ...]] = {}
+_PHRASES = tuple((name, pattern, PHRASE_NEEDS.get(name, ())) for name, pattern in PHRASE_CUES)
+_HASH_CACHE: dict[str, int] = {}  # token -> CRC32 (frequent tokens recur in every item)
+MAX_HASHED = 500_000
 
 
 def clear_caches() -> None:
     _WORD_CUE_CACHE.clear()
     _SECTION_CACHE.clear()
+    _HASH_CACHE.clear()
     clear_risk_cache()
 
 
@@ -80,7 +86,8 @@ def item_tokens(item: ItemInput, risk: list[str] | None = None, words_out: list[
         risk.extend(risk_tokens(item, words))
     toks = ["bias"]
     toks.extend(words)
-    if CJK.search(raw):  # CJK text has no spaces: character bigrams stand in for words
+    cjk = CJK.search(raw) is not None
+    if cjk:  # CJK text has no spaces: character bigrams stand in for words
         toks.extend(a + b for a, b in zip(words, words[1:]) if len(a) == 1 and len(b) == 1)
     if words:
         toks.append("first:" + words[0])
@@ -101,7 +108,6 @@ def item_tokens(item: ItemInput, risk: list[str] | None = None, words_out: list[
         toks.append("shape:question")
     if "[x]" in raw or "[ ]" in raw:
         toks.append("shape:checkbox")
-    cjk = CJK.search(raw) is not None
     if cjk:
         toks.append("lang:cjk")
     if stripped.startswith("|"):
@@ -126,8 +132,8 @@ def item_tokens(item: ItemInput, risk: list[str] | None = None, words_out: list[
             if c:
                 fired.update(c)
         prev = w
-    for name, pattern in PHRASE_CUES:
-        if pattern.search(low):
+    for name, pattern, needs in _PHRASES:
+        if (not needs or any(m in low for m in needs)) and pattern.search(low):
             fired.add(name)
     # cheap substring / word-set tests stand in for the phrase-shaped regexes of the regex stage
     wset = set(words)
@@ -146,7 +152,7 @@ def item_tokens(item: ItemInput, risk: list[str] | None = None, words_out: list[
     if cjk:
         fired.update(name for name, pattern in CJK_CUES if pattern.search(raw))
     toks.extend("cue:" + name for name in fired)
-    if SHOUT_FAST.search(raw):
+    if UPPER_RUN.search(raw) and SHOUT_FAST.search(raw):
         fired.add("shout")
         toks.append("cue:shout")
     stakes = [s for s in STAKES if s in fired]
@@ -197,9 +203,17 @@ def _section_tokens(section: tuple[str, ...]) -> tuple[str, ...]:
     return hit
 
 
+def _crc_cached(token: str) -> int:
+    h = _crc(token.encode("utf-8"))
+    if len(_HASH_CACHE) < MAX_HASHED:  # unbounded vocabularies (ids, numbers) stop filling it, never grow memory
+        _HASH_CACHE[token] = h
+    return h
+
+
 def hash_tokens(tokens: Iterable[str], n_features: int = N_FEATURES) -> list[int]:
     mask = n_features - 1
-    return sorted({_crc(t.encode("utf-8")) & mask for t in tokens})
+    get = _HASH_CACHE.get
+    return sorted({(get(t) or _crc_cached(t)) & mask for t in tokens})
 
 
 def featurize(items: Sequence[ItemInput], n_features: int = N_FEATURES,
@@ -228,11 +242,12 @@ def featurize_two_stage(items: Sequence[ItemInput], n_features: int = N_FEATURES
     indptr = [0]
     cindices: list[int] = []
     cindptr = [0]
+    get = _HASH_CACHE.get  # a CRC of 0 is simply recomputed
     for item in items:
         risk: list[str] = []
         toks = item_tokens(item, risk, words_out)
-        a = {_crc(t.encode("utf-8")) & mask for t in toks}
-        both = a | {_crc(t.encode("utf-8")) & mask for t in risk}
+        a = {(get(t) or _crc_cached(t)) & mask for t in toks}
+        both = a | {(get(t) or _crc_cached(t)) & mask for t in risk}
         indices.extend(sorted(a))
         indptr.append(len(indices))
         cindices.extend(sorted(both))

@@ -80,6 +80,12 @@ _FAMILIES: tuple[tuple[str, re.Pattern], ...] = tuple((name, re.compile(p)) for 
                                                       if name not in ("howto", "past"))
 _ANY = re.compile("|".join(f"(?:{p})" for name, p in _TEXT_FAMILIES if name not in ("howto", "past")))
 _WHOLE_TEXT = tuple((name, re.compile(p)) for name, p in _TEXT_FAMILIES if name in ("howto", "past"))
+# Substrings without one of which a whole-text family cannot match (the patterns are case-sensitive over the
+# lower-cased text, so the test is exact); it skips most searches. "howto"'s first branch is anchored at the start
+# of the text, so it is tried with ``match`` on its own (cheap) and the rest of it only behind the test.
+_HOWTO_START = re.compile(r"\W*(?:to|for)\s+\w+(?:\s+\w+){0,6}[,:]")
+_WHOLE_NEEDS = {"howto": ("then", "next", "afterwards", "finally"),
+                "past": ("yesterday", "last", "recently", "ago", "was", "were", "had", "19", "20")}
 # Flags and multi-word marks the word tokeniser splits apart, tested as substrings of the lower-cased text.
 _MARKS = (("--force", "vcs"), ("--hard", "destroy"), ("rm -rf", "destroy"), ("rm -r ", "destroy"),
           ("--no-verify", "security"), (".env", "secret"), ("cannot be undone", "destroy"),
@@ -89,6 +95,7 @@ _TOKEN_CACHE: dict[str, tuple[str, ...]] = {}
 SHOUT = re.compile(r"\b(?:IMPORTANT|CRITICAL|WARNING|NEVER|MUST|DO NOT|DON'T|ALWAYS|STOP|MANDATORY|REQUIRED|NOT|NO)\b"
                    r"|[⚠🔴🚨‼❗]")
 WORDS = re.compile(r"\w+")
+_SHOUT_HINT = re.compile(r"[A-Z]{2}|[⚠🔴🚨‼❗]")  # every SHOUT match has one: texts without it skip the search
 
 _SECTION_FAMILIES: tuple[tuple[str, re.Pattern], ...] = tuple((name, re.compile(p, re.IGNORECASE)) for name, p in (
     ("safe", r"\b(?:never|don'?ts?|do\s+not|forbidden|prohibit\w*|must\s+not|red\s+flags?|hard\s+rules?|zero\s+tolerance|"
@@ -154,11 +161,13 @@ def text_families(text: str, words: Sequence[str] | None = None) -> set[str]:
         if mark in low:
             fired.add(name)
     for name, p in _WHOLE_TEXT:
-        if p.search(low):
+        if name == "howto" and _HOWTO_START.match(low):
+            fired.add(name)
+        elif any(m in low for m in _WHOLE_NEEDS[name]) and p.search(low):
             fired.add(name)
     if CJK.search(text):  # no spaces between CJK words: the families run on the whole text
         fired.update(name for name, p in _FAMILIES if p.search(low))
-    if SHOUT.search(text):
+    if _SHOUT_HINT.search(text) and SHOUT.search(text):
         fired.add("shout")
     return fired
 
