@@ -6,12 +6,14 @@ threshold): folds hold out whole repositories (gold) / whole rules (phrasing); t
 are in every training fold and never scored. Each row averages ``--seeds`` shuffles of the folds (one 5-fold split
 moves C precision by +-0.05 on 31 gold constraints). The C threshold of each row is its best out-of-fold F-beta.
 
-usage: python bench/classify_ablation.py [--seeds 3] [--variants shipped,previous,...]
-  (variants combine with "+", e.g. srcbal1+softc1)
-  shipped      the package's 5,920 annotated sample items in every fold that keeps their repository (weight 1, 0.15 in
-               the constraint stage), threshold by F1.75, and: two stages (constraint stage over words + risk features, C=1, classes balanced half way towards each source's
-               own balance (power 0.5), gold items' C targets half from the two annotators' votes; P/B/F/E stage = logistic
-               regression averaged with multinomial naive Bayes, alpha 0.3), F1.5, 252 examples
+usage: python bench/classify_ablation.py [--seeds 3] [--variants shipped,previous,...] [--holdout repo|item]
+  (variants combine with "+", e.g. srcbal1+softc1; --holdout item: folds hold out single gold items and keep the
+  annotated items of their files in training, how the model meets new items of files already in the corpus)
+  shipped      FitOptions(): the package's 5,920 annotated sample items in every fold that keeps their repository
+               (weight 1, 0.15 in the constraint stage), the mean word vector x3 in the constraint stage, threshold by
+               F2, and: two stages (constraint stage over words + risk features, C=1, classes balanced half way towards
+               each source's own balance (power 0.5), gold items' C targets half from the two annotators' votes; P/B/F/E
+               stage = logistic regression averaged with multinomial naive Bayes, alpha 0.3), 252 examples
   noannotated  without the annotated sample items, threshold by F1.5 (the recipe shipped before them; the rows
                below were measured against it, see the model card)
   annc0.3, annw0.5  annotated items' weight in the constraint stage / in both stages
@@ -35,7 +37,7 @@ usage: python bench/classify_ablation.py [--seeds 3] [--variants shipped,previou
   riskonly     two stages, the constraint stage sees the risk features only (no words, no older cues)
   oldexamples  shipped recipe with the first 136 examples only
   heldout      + the 215 items of data/heldout_own.jsonl as extra training examples
-  beta1, beta2 threshold by F1 / F2 instead of F1.5
+  beta1, beta2 threshold by F1 / F2 (F2 is the shipped rule)
   creg0.1, creg0.3  constraint-stage regularisation C=0.1 / C=0.3
 Constraint-stage ideas that need more than options (L1, stacking, a cascade, source indicators, distant
 supervision from headings, ...) are measured by bench/classify_c_stage_ablation.py.
@@ -189,7 +191,7 @@ def _patches(name: str) -> list[tuple[object, str, object]]:
     return out
 
 
-def run(name, dev, seeds):
+def run(name, dev, seeds, holdout="repo"):
     opts, own, extra, feats = variant(name)
     data = [*own, *extra, *dev]
     saved = training._matrices
@@ -203,7 +205,7 @@ def run(name, dev, seeds):
     try:
         runs = []
         for seed in seeds:
-            P = training.out_of_fold_proba(data, opts, seed=seed)
+            P = training.out_of_fold_proba(data, opts, seed=seed, holdout=holdout)
             is_c = np.asarray([d.label == "C" for d in data])
             labels = labels_from_proba(P, data, choose_threshold(P[:, 0], is_c, opts.beta))
             g = [k for k, d in enumerate(data) if d.source == "gold"]
@@ -225,12 +227,17 @@ def main() -> None:
     ap.add_argument("--variants", default="shipped,pooled,srcbal0,srcbal0.75,srcbal1,softc0,softc1,srcbal1+softc1,"
                                           "softtype0.5,cnb0.2,typesrc0.5,typesrc1,hardstakes,targeted,lr,nb,nbblend0.4,nbblend0.6,nbalpha0.2,nbalpha0.4,typereg0.5,typereg2,"
                                           "previous,single,norisk,riskonly,oldexamples,heldout,beta1,beta2,creg0.1,creg0.3")
+    ap.add_argument("--holdout", choices=training.HOLDOUTS, default="repo",
+                    help="repo: folds hold out whole repositories; item: single gold items, their files' annotated "
+                         "items kept in training (training.fold_splits)")
     args = ap.parse_args()
     dev = load_gold(shared_data() / "gold_dev.jsonl") + load_phrasing(shared_data() / "phrasing_dev.jsonl")
-    print(f"grouped CV, {args.seeds} shuffles of 5 folds over {len(dev)} dev items; own examples in every training fold")
+    what = "whole repositories" if args.holdout == "repo" else "single gold items"
+    print(f"grouped CV ({what} held out), {args.seeds} shuffles of 5 folds over {len(dev)} dev items; "
+          "own examples in every training fold")
     print(f"{'variant':12} {'C-rec':>6} {'C-prec':>6} {'C-F1':>6} {'mF1':>6} {'acc':>6} | decl  distr->C | F1 P B F E")
     for v in args.variants.split(","):
-        runs = run(v, dev, range(1, args.seeds + 1))
+        runs = run(v, dev, range(1, args.seeds + 1), args.holdout)
         m = lambda k: np.mean([r[0][k] for r in runs])  # noqa: E731
         f = lambda k: np.mean([r[1].get(k, 0.0) for r in runs])  # noqa: E731
         print(f"{v:12} {m('c_rec'):6.2f} {m('c_prec'):6.2f} {m('c_f1'):6.2f} {m('macro_f1'):6.2f} {m('acc'):6.2f} | "

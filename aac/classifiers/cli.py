@@ -129,16 +129,22 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
         corpus: Optional[Path] = typer.Option(None, "--corpus", help="Use the corpus's `gold` view as gold."),
         classifiers: str = typer.Option("regex,encoder,trained,cascade", "--classifiers", help="Comma-separated variants (llm and safetymargin are added when --llm-base-url is given)."),
         cv: bool = typer.Option(True, "--cv/--no-cv", help="Add the trained model's grouped cross-validation row."),
+        holdout: str = typer.Option("repo", "--holdout", help="What the CV folds hold out: repo (whole repositories), "
+                                    "item (single gold items, their files' annotated items kept in training), or both."),
         llm_base_url: Optional[str] = typer.Option(None, "--llm-base-url"),
         llm_model: Optional[str] = typer.Option(None, "--llm-model"),
     ) -> None:
         """One table: every variant's C recall, C F1, macro-F1, accuracy, ms/item and C recall per form."""
         from aac.classifiers.report import eval_table
 
+        holdouts = {"repo": ("repo",), "item": ("item",), "both": ("repo", "item")}.get(holdout)
+        if holdouts is None:
+            console.print(f"[red]--holdout must be repo, item or both, not {holdout!r}[/red]")
+            raise typer.Exit(2)
         names = [c.strip() for c in classifiers.split(",") if c.strip()]
         if llm_base_url:
             names += [n for n in ("llm", "safetymargin") if n not in names]
-        eval_table(gold, phrasing, corpus, names, cv, llm_base_url, llm_model)
+        eval_table(gold, phrasing, corpus, names, cv, llm_base_url, llm_model, holdouts=holdouts)
 
     from aac.annotation.cli import register as register_annotation
 

@@ -40,21 +40,27 @@ def score(clf: Classifier, gold: Sequence[Labelled], phrasing: Sequence[Labelled
     return s
 
 
+CV_NAMES = {"repo": "trained (grouped CV)", "item": "trained (item-level CV)"}
+
+
 def cross_validated(data: Sequence[Labelled], gold: Sequence[Labelled], phrasing: Sequence[Labelled],
-                    opts=None, oof=None) -> Scores:
-    """Out-of-fold figures of the trained model (folds hold out whole repositories / phrasing rules)."""
+                    opts=None, oof=None, holdout: str = "repo", threshold: float | None = None) -> Scores:
+    """Out-of-fold figures of the trained model. ``holdout="repo"``: folds hold out whole repositories / phrasing
+    rules; ``"item"``: single gold items, their files' annotated items kept in training (``training.fold_splits``).
+    The C threshold is the best F-beta on these out-of-fold scores unless ``threshold`` (e.g. the shipped one)."""
     import numpy as np
 
     from aac.classifiers.linear import C_INDEX
     from aac.classifiers.training import FitOptions, choose_threshold, labels_from_proba, out_of_fold_proba
 
     opts = opts or FitOptions()
-    P = out_of_fold_proba(data, opts) if oof is None else oof
+    P = out_of_fold_proba(data, opts, holdout=holdout) if oof is None else oof
     y = np.asarray([d.label for d in data])
-    threshold = choose_threshold(P[:, C_INDEX], y == "C", opts.beta)
+    if threshold is None:
+        threshold = choose_threshold(P[:, C_INDEX], y == "C", opts.beta)
     labels = labels_from_proba(P, data, threshold)
     index = {id(d): k for k, d in enumerate(data)}
-    s = Scores("trained (grouped CV)")
+    s = Scores(CV_NAMES[holdout])
     g = [index[id(d)] for d in gold if id(d) in index]
     ph = [index[id(d)] for d in phrasing if id(d) in index]
     if g:

@@ -265,37 +265,56 @@ def _labels(data: Sequence[Labelled]) -> np.ndarray:
     return np.asarray([TYPES.index(d.label) for d in data])
 
 
-def fold_splits(data: Sequence[Labelled], opts: FitOptions, seed: int | None = None) -> list[tuple[np.ndarray, np.ndarray]]:
+HOLDOUTS = ("repo", "item")
+
+
+def fold_splits(data: Sequence[Labelled], opts: FitOptions, seed: int | None = None,
+                holdout: str = "repo") -> list[tuple[np.ndarray, np.ndarray]]:
     """(training rows, held-out rows) per grouped fold: whole groups held out, own examples in every training fold.
 
-    Annotated sample items (source ``annotated``, grouped by repository like gold) are never scored: they train
-    every fold that does not hold out their repository, so no fold learns from the files it is judged on.
-    ``seed`` shuffles the group-to-fold assignment (None: scikit-learn's deterministic unshuffled split). Shared by
-    :func:`out_of_fold_proba` and the experiments that must score other models on exactly the same folds.
+    ``holdout="repo"`` (the default, and what picks the shipped model's threshold) asks how the model does on
+    repositories it never saw: gold items are held out with their whole repository, and annotated sample items
+    (source ``annotated``, grouped by repository like gold) train every fold that does not hold out their
+    repository. ``holdout="item"`` asks how it does on new items of files already in the corpus, which is how the
+    pipeline meets most items (the annotated sample was drawn from the corpus it types): gold items are held out one
+    by one, and annotated items train every fold except those whose held-out items have the same text. Phrasing
+    items are held out with their whole rule in both (its four forms are one rule). Annotated items are never
+    scored. ``seed`` shuffles the group-to-fold assignment (None: scikit-learn's deterministic unshuffled split).
+    Shared by :func:`out_of_fold_proba` and the experiments that must score other models on exactly the same folds.
     """
     from sklearn.model_selection import GroupKFold
 
+    if holdout not in HOLDOUTS:
+        raise ValueError(f"holdout must be one of {HOLDOUTS}, got {holdout!r}")
     source = np.asarray([d.source for d in data])
     group = np.asarray([d.group or f"row{i}" for i, d in enumerate(data)])
     always = np.flatnonzero(source == "own")
     annotated = np.flatnonzero(source == "annotated")
     scored = np.flatnonzero((source != "own") & (source != "annotated"))
+    if holdout == "item":
+        group[scored] = [f"item{i}" if source[i] == "gold" else f"{source[i]}:{group[i]}" for i in scored]
+        text = np.asarray([" ".join(d.item.text.split()) for d in data], dtype=object)
     n_splits = min(opts.folds, len(set(group[scored])))
     if n_splits < 2:
         return []
     kf = GroupKFold(n_splits=n_splits) if seed is None else GroupKFold(n_splits=n_splits, shuffle=True, random_state=seed)
     splits = []
     for tr, te in kf.split(scored, groups=group[scored]):
-        held = np.isin(group[annotated], group[scored[te]])
+        if holdout == "item":
+            held = np.isin(text[annotated], list(set(text[scored[te]])))
+        else:
+            held = np.isin(group[annotated], group[scored[te]])
         splits.append((np.concatenate([scored[tr], always, annotated[~held]]), scored[te]))
     return splits
 
 
-def out_of_fold_proba(data: Sequence[Labelled], opts: FitOptions, seed: int | None = None) -> np.ndarray:
+def out_of_fold_proba(data: Sequence[Labelled], opts: FitOptions, seed: int | None = None,
+                      holdout: str = "repo") -> np.ndarray:
     """P(type) for every scored item from a model that never saw its group (NaN rows: own examples, never scored).
 
     The package's own written examples are in every training fold, as in the shipped model. ``seed`` shuffles
-    the group-to-fold assignment (None: scikit-learn's deterministic unshuffled split).
+    the group-to-fold assignment (None: scikit-learn's deterministic unshuffled split); ``holdout`` is what a
+    fold holds out (see :func:`fold_splits`).
     """
     Xt, Xc = _matrices(data, opts)
     y = _labels(data)
@@ -303,7 +322,7 @@ def out_of_fold_proba(data: Sequence[Labelled], opts: FitOptions, seed: int | No
     votes = _votes(data, opts)
     sources = _sources(data)
     P = np.full((len(data), len(TYPES)), np.nan)
-    for tr, te in fold_splits(data, opts, seed):
+    for tr, te in fold_splits(data, opts, seed, holdout):
         W, b, cw, cb = _fit_all(Xt[tr], None if Xc is None else Xc[tr], y[tr], opts, w[tr], None if votes is None else votes[tr],
                                 sources[tr])
         P[te] = _proba(Xt[te], None if Xc is None else Xc[te], W, b, cw, cb)

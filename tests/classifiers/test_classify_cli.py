@@ -85,6 +85,11 @@ def test_eval_classifiers_prints_every_variant_and_the_paper_figures(tmp_path, g
         assert word in res.output
 
 
+def test_eval_classifiers_refuses_an_unknown_holdout(gold_path, phrasing_path):
+    res = runner.invoke(app, ["eval", "classifiers", "--gold", str(gold_path), "--holdout", "file"])
+    assert res.exit_code == 2 and "--holdout must be repo, item or both" in res.output
+
+
 def test_classify_train_reads_annotated_labels_against_their_sample(tmp_path):
     import json
 

@@ -246,6 +246,50 @@ def test_annotated_items_train_only_the_folds_that_keep_their_repository():
     assert all({i for i in annotated if data[i].group in unique_repos} <= set(tr) for tr, _ in splits)
 
 
+def test_item_level_folds_hold_out_single_gold_items_and_keep_their_files_annotated_items():
+    from aac.classifiers.training import fold_splits
+
+    own = own_examples()[:6]
+    gold = [Labelled(ItemInput(f"rule {i}"), "B", group=f"repo{i % 3}", source="gold") for i in range(30)]
+    rules = [Labelled(ItemInput(f"form {k} of rule {i}"), "C", group=f"rule{i}", form=f"f{k}", source="phrasing")
+             for i in range(4) for k in range(3)]
+    notes = [Labelled(ItemInput(f"note {i}"), "F", group=f"repo{i % 3}", source="annotated") for i in range(9)]
+    twin = Labelled(ItemInput("rule  7"), "B", group="repo1", source="annotated")  # the text of gold item 7
+    data = own + notes + [twin] + gold + rules
+    annotated = {i for i, d in enumerate(data) if d.source == "annotated"}
+    twin_row, gold7 = len(own) + len(notes), len(own) + len(notes) + 1 + 7
+    splits = fold_splits(data, FitOptions(folds=5), seed=3, holdout="item")
+    held = np.concatenate([te for _, te in splits])
+    assert sorted(held) == sorted(i for i, d in enumerate(data) if d.source in ("gold", "phrasing"))
+    folds_of_repo = {r: {f for f, (_, te) in enumerate(splits) if any(data[i].group == r for i in te
+                                                                       if data[i].source == "gold")}
+                     for r in ("repo0", "repo1", "repo2")}
+    assert all(len(f) > 1 for f in folds_of_repo.values())  # a repository's items land in several folds
+    for tr, te in splits:
+        rules_held = {data[i].group for i in te if data[i].source == "phrasing"}
+        assert not rules_held & {data[i].group for i in tr if data[i].source == "phrasing"}  # a rule stays whole
+        assert annotated - {twin_row} <= set(tr)  # their files' other items train every fold
+        assert (twin_row in tr) == (gold7 not in te)  # an annotated copy of a held-out item's text does not
+    with pytest.raises(ValueError, match="holdout"):
+        fold_splits(data, FitOptions(folds=5), holdout="file")
+
+
+def test_item_level_cross_validation_row_uses_the_given_threshold():
+    from aac.classifiers.evaluation import cross_validated
+
+    texts = {"C": "never delete the {} database", "B": "the {} service runs on port 80", "F": "prefer short {} names"}
+    gold = [Labelled(ItemInput(texts[t].format(w)), t, group=f"repo{i % 4}", source="gold")
+            for i, (t, w) in enumerate(zip("CBCF" * 6, ["orders", "users", "billing", "audit", "cache", "events"] * 4))]
+    notes = [Labelled(ItemInput(f"never wipe the {w} bucket"), "C", group="repo1", source="annotated")
+             for w in ("media", "backup", "export")]
+    data = [*own_examples()[:20], *notes, *gold]
+    strict = cross_validated(data, gold, [], FitOptions(folds=3), holdout="item", threshold=0.999)
+    assert strict.name == "trained (item-level CV)"
+    assert strict.gold["c_rec"] == 0.0  # nothing reaches the threshold it was given
+    loose = cross_validated(data, gold, [], FitOptions(folds=3), holdout="item")
+    assert loose.gold["c_rec"] > 0.5
+
+
 def test_annotated_items_weigh_less_in_the_constraint_stage():
     from aac.classifiers import training
 
