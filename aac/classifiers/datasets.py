@@ -104,6 +104,9 @@ def load_annotated(labels_path: str | Path, sample_path: str | Path) -> list[Lab
     ``labels_path`` holds id (:func:`annotated_item_id`), repo, path, label lines; the text, headings and kind
     come from segmenting that file of ``sample_path`` (agent_configs_sample.jsonl format) with the package's
     segmenter, so no third-party text is stored with the package. A label whose item is not found is an error.
+    An item labelled by several annotators carries their labels in ``votes`` (in annotation order; ``label`` is
+    the adjudicated one): the first two become the item's ``label_a``/``label_b``, as for gold items, so a disputed
+    item counts partly as C (``FitOptions.soft_c``).
     """
     from aac.processing.segment import segment
 
@@ -121,8 +124,15 @@ def load_annotated(labels_path: str | Path, sample_path: str | Path) -> list[Lab
         if item is None:
             missing.append(f"{labels_path}:{n} ({r.get('repo')}/{r.get('path')} {r.get('id')})")
             continue
-        out.append(Labelled(item, _label(r, f"{labels_path}:{n}"), group=str(r["repo"]), source="annotated",
-                            extra={"id": r.get("id"), "annotator": r.get("annotator")}))
+        where = f"{labels_path}:{n}"
+        extra = {"id": r.get("id"), "annotator": r.get("annotator")}
+        votes = r.get("votes") or []
+        if not isinstance(votes, list):
+            raise ValueError(f"{where}: votes must be a list of labels, got {votes!r}")
+        votes = [_label({"label": v}, f"{where} (votes)") for v in votes]
+        if len(votes) >= 2:
+            extra.update(label_a=votes[0], label_b=votes[1], votes=votes)
+        out.append(Labelled(item, _label(r, where), group=str(r["repo"]), source="annotated", extra=extra))
     if missing:
         raise ValueError(f"{len(missing)} annotated labels match no item of {sample_path}: first {missing[0]}")
     return out

@@ -335,12 +335,33 @@ def test_annotated_labels_are_joined_to_their_items_by_text_hash(tmp_path):
         load_annotated(labels, sample)
 
 
+def test_an_annotated_item_with_several_votes_counts_partly_as_constraint(tmp_path):
+    from aac.classifiers.datasets import annotated_item_id, load_annotated
+    from aac.classifiers.training import _c_shares, _labels, _votes
+
+    content = "# Rules\n\n- Never force-push to main.\n- Keep the main branch green.\n"
+    sample = tmp_path / "sample.jsonl"
+    sample.write_text(json.dumps({"repo": "o/r", "path": "AGENTS.md", "content": content}) + "\n")
+    rows = [{"id": annotated_item_id("Never force-push to main."), "repo": "o/r", "path": "AGENTS.md", "label": "C"},
+            {"id": annotated_item_id("Keep the main branch green."), "repo": "o/r", "path": "AGENTS.md", "label": "F",
+             "votes": ["C", "F", "F"]}]
+    labels = tmp_path / "labels.jsonl"
+    labels.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    got = load_annotated(labels, sample)
+    assert got[1].extra["label_a"] == "C" and got[1].extra["label_b"] == "F" and "label_a" not in got[0].extra
+    shares = _c_shares(_labels(got), _votes(got, FitOptions()), 0.5)
+    assert np.isnan(shares[0]) and shares[1] == pytest.approx(0.25)  # half the adjudicated F, half one C vote of two
+    labels.write_text(json.dumps({**rows[1], "votes": ["C", "X"]}) + "\n")
+    with pytest.raises(ValueError, match="votes"):
+        load_annotated(labels, sample)
+
+
 def test_packaged_annotations_store_labels_without_text():
     from aac.classifiers.datasets import packaged_annotations
 
     rows = [json.loads(line) for line in packaged_annotations().read_text(encoding="utf-8").splitlines()]
     assert len(rows) >= 5000
-    assert {k for r in rows for k in r} <= {"id", "repo", "path", "label", "meta", "annotator"}
+    assert {k for r in rows for k in r} <= {"id", "repo", "path", "label", "meta", "annotator", "votes", "annotators"}
     assert {r["label"] for r in rows} == set(TYPES)
     assert len({r["id"] for r in rows}) == len(rows)
 
