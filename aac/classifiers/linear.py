@@ -133,14 +133,13 @@ def decide(q: np.ndarray) -> list[int]:
     """C when the rescaled risk reaches 0.5, else the most probable other type."""
     others = q.copy()
     others[:, C_INDEX] = -1.0
-    alt = others.argmax(axis=1)
-    return [C_INDEX if q[i, C_INDEX] >= 0.5 else int(alt[i]) for i in range(len(q))]
+    return np.where(q[:, C_INDEX] >= 0.5, C_INDEX, others.argmax(axis=1)).tolist()
 
 
 def predictions(q: np.ndarray, source: str, abstain_below: float = 0.0) -> list[Prediction]:
     labels = decide(q)
     out = []
-    for row, k in zip(q, labels):
-        conf = float(row[k])
-        out.append(Prediction(TYPES[k], tuple(float(x) for x in row), conf, conf < abstain_below, source))
+    for row, k in zip(q.tolist(), labels):  # tolist: the same Python floats as float(x), without a loop per cell
+        conf = row[k]
+        out.append(Prediction(TYPES[k], tuple(row), conf, conf < abstain_below, source))
     return out
