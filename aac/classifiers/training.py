@@ -287,7 +287,7 @@ def fold_splits(data: Sequence[Labelled], opts: FitOptions, seed: int | None = N
     if holdout not in HOLDOUTS:
         raise ValueError(f"holdout must be one of {HOLDOUTS}, got {holdout!r}")
     source = np.asarray([d.source for d in data])
-    group = np.asarray([d.group or f"row{i}" for i, d in enumerate(data)])
+    group = np.asarray([d.group or f"row{i}" for i, d in enumerate(data)], dtype=object)  # object: no width to truncate
     always = np.flatnonzero(source == "own")
     annotated = np.flatnonzero(source == "annotated")
     scored = np.flatnonzero((source != "own") & (source != "annotated"))

@@ -272,6 +272,10 @@ def test_item_level_folds_hold_out_single_gold_items_and_keep_their_files_annota
         assert (twin_row in tr) == (gold7 not in te)  # an annotated copy of a held-out item's text does not
     with pytest.raises(ValueError, match="holdout"):
         fold_splits(data, FitOptions(folds=5), holdout="file")
+    # short group names must not truncate the per-item groups ("item10" read as "item1" would pair items up)
+    short = [Labelled(ItemInput(f"rule {i}"), "B", group="r", source="gold") for i in range(24)]
+    splits = fold_splits(short, FitOptions(folds=24), holdout="item")
+    assert len(splits) == 24 and all(len(te) == 1 for _, te in splits)
 
 
 def test_item_level_cross_validation_row_uses_the_given_threshold():
