@@ -17,7 +17,7 @@ import regex as re
 from aac.classifiers.base import ItemInput
 from aac.classifiers.risk import clear_cache as clear_risk_cache
 from aac.classifiers.risk import risk_tokens
-from aac.classifiers.static_embed import SUM_CHUNK
+from aac.classifiers.static_embed import segment_sums
 from aac.classifiers.cues import (
     COND_OPENERS,
     COND_WORDS,
@@ -271,11 +271,4 @@ def linear_scores(weights: np.ndarray, bias: np.ndarray, indices: np.ndarray, in
     out = np.tile(bias.astype(np.float32), (n, 1))
     if len(indices) == 0 or n == 0:
         return out
-    for a in range(0, n, SUM_CHUNK):  # a few hundred items per step: their gathered rows stay in cache
-        b = min(a + SUM_CHUNK, n)
-        lo, hi = indptr[a], indptr[b]
-        starts = indptr[a:b]
-        nonempty = starts < indptr[a + 1:b + 1]
-        if nonempty.any():
-            out[a:b][nonempty] += np.add.reduceat(weights[indices[lo:hi]].astype(np.float32), (starts - lo)[nonempty], axis=0)
-    return out
+    return out + segment_sums(weights, indices, np.diff(indptr))

@@ -44,7 +44,8 @@ SUM_CHUNK = 256  # groups summed per step: their gathered rows stay in cache (4x
 
 def segment_sums(table: np.ndarray, flat: Sequence[int], lens: Sequence[int]) -> np.ndarray:
     """Per group of consecutive ids in ``flat`` (``lens`` per group), the sum of those rows of ``table`` (an empty
-    group -> zeros). Each group is summed on its own, so a group's row does not depend on the others in the batch."""
+    group -> zeros). Each group is summed on its own, so a group's row does not depend on the others in the batch.
+    Also the sparse-binary-times-weights product of :func:`aac.classifiers.features.linear_scores`."""
     lens = np.asarray(lens, dtype=np.int64)
     out = np.zeros((len(lens), table.shape[1]), dtype=np.float32)
     if not len(flat):
@@ -57,7 +58,8 @@ def segment_sums(table: np.ndarray, flat: Sequence[int], lens: Sequence[int]) ->
         nz = lens[a:b] > 0
         if nz.any():
             lo = starts[a]
-            out[a:b][nz] = np.add.reduceat(table[flat[lo:ends[b - 1]]], (starts[a:b] - lo)[nz], axis=0)
+            rows = table[flat[lo:ends[b - 1]]].astype(np.float32, copy=False)  # float16 weights sum in float32
+            out[a:b][nz] = np.add.reduceat(rows, (starts[a:b] - lo)[nz], axis=0)
     return out
 
 
