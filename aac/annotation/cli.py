@@ -67,20 +67,26 @@ def register(app: typer.Typer) -> None:
     @ann.command("import-labels")
     def import_labels(path: Path = typer.Argument(..., help="per-annotator label file (id, label, meta)"),
                       annotator: str = typer.Option(..., "--annotator"), items: Optional[Path] = typer.Option(None, "--items", help="items file with id, text, section"),
-                      corpus: Path = CorpusOpt) -> None:
+                      corpus: Path = CorpusOpt, round_: int = typer.Option(1, "--round", help="annotation round")) -> None:
         """Import one annotator's label file (e.g. gold_dev_labels_A.jsonl with gold_dev_items.jsonl)."""
         from aac.annotation.formats import import_label_file
         from aac.annotation.store import save
         from aac.store import Corpus
 
-        rows = import_label_file(path, annotator, items)
+        try:
+            rows = import_label_file(path, annotator, items, round_)
+        except (OSError, ValueError, KeyError) as exc:
+            console.print(f"[red]{path}: {exc}[/red]")
+            raise typer.Exit(2)
         save(Corpus(corpus), rows)
         console.print(f"imported {len(rows)} labels by {annotator}")
 
     @ann.command("agreement")
     def agreement(corpus: Path = CorpusOpt, a: Optional[Path] = typer.Option(None, "--a", help="label file A (instead of the corpus)"),
-                  b: Optional[Path] = typer.Option(None, "--b", help="label file B")) -> None:
-        """Cohen's kappa (five-class and C-vs-other) and the confusion matrix for each annotator pair."""
+                  b: Optional[Path] = typer.Option(None, "--b", help="label file B"),
+                  by: str = typer.Option("annotator", "--by", help="compare each pair of annotators, or each pair of "
+                                         "rounds (when each round is split among many annotators)")) -> None:
+        """Cohen's kappa (five-class and C-vs-other) and the confusion matrix for each annotator (or round) pair."""
         from rich.table import Table
 
         from aac.annotation.agreement import agreement_report
@@ -91,13 +97,16 @@ def register(app: typer.Typer) -> None:
             lb = {r["id"]: r["label"] for r in map(json.loads, open(b, encoding="utf-8")) if r}
             ids = sorted(set(la) & set(lb))
             pairs = {(a.name, b.name): ([la[i] for i in ids], [lb[i] for i in ids])}
-        else:
-            from aac.annotation.store import annotator_pairs
+        elif by in ("annotator", "round"):
+            from aac.annotation.store import annotator_pairs, round_pairs
             from aac.store import Corpus
 
-            pairs = annotator_pairs(Corpus(corpus))
+            pairs = (annotator_pairs if by == "annotator" else round_pairs)(Corpus(corpus))
+        else:
+            console.print(f"[red]--by must be annotator or round, got {by!r}[/red]")
+            raise typer.Exit(2)
         if not pairs:
-            console.print("[yellow]no items labelled by two annotators[/yellow]")
+            console.print(f"[yellow]no items labelled by two {'annotators' if by == 'annotator' else 'rounds'}[/yellow]")
             raise typer.Exit(1)
         out = Console()
         for (x, y), (la_, lb_) in pairs.items():
@@ -111,6 +120,31 @@ def register(app: typer.Typer) -> None:
             for k, row in zip(TYPES, rep["confusion"]):
                 t.add_row(k, *map(str, row))
             out.print(t)
+
+    @ann.command("export")
+    def export(out: Path = typer.Option(..., "--out", help="JSONL file to write (gold_dev.jsonl format)"),
+               corpus: Path = CorpusOpt) -> None:
+        """Write the `gold` view in gold_dev.jsonl format, with every vote and how each label was settled; train and
+        evaluate on it with `aac classify train --gold FILE` / `aac eval classifiers --gold FILE`."""
+        from aac.annotation.formats import gold_jsonl_rows
+        from aac.annotation.store import gold_rows
+        from aac.store import Corpus
+
+        rows = gold_jsonl_rows(gold_rows(Corpus(corpus)))
+        if not rows:
+            console.print(f"[yellow]corpus {corpus} has no settled labels yet (see `aac annotate queue`)[/yellow]")
+            raise typer.Exit(1)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        tmp = out.with_name(out.name + ".tmp")
+        with open(tmp, "w", encoding="utf-8") as f:
+            for r in rows:
+                f.write(json.dumps(r, ensure_ascii=False) + "\n")
+        tmp.replace(out)
+        by = {}
+        for r in rows:
+            by[r["provenance"]] = by.get(r["provenance"], 0) + 1
+        console.print(f"wrote {len(rows)} labelled items to {out} ("
+                      + ", ".join(f"{n} {k}" for k, n in sorted(by.items())) + ")")
 
     @ann.command("queue")
     def queue(corpus: Path = CorpusOpt) -> None:

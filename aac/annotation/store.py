@@ -1,7 +1,8 @@
 """Annotations in the corpus: the ``annotations`` table, the adjudication queue and the ``gold`` view.
 
-``gold`` = per item, the latest adjudicator label when there is one, else the label of items on which at least
-two annotators agree. Items where annotators disagree and no adjudication exists form the adjudication queue.
+``gold`` = per item, the latest adjudicator label when there is one, else the label at least two annotators
+agree on, else the label of a strict majority of three or more annotators (see :mod:`aac.annotation.views`).
+Items where annotators disagree and neither settles it form the adjudication queue.
 """
 
 from __future__ import annotations
@@ -13,18 +14,9 @@ import pyarrow as pa
 
 from aac.annotation.formats import ADJUDICATOR
 from aac.schema import ANNOTATIONS
-from aac.annotation.views import GOLD_SQL
+from aac.annotation.views import GOLD_SQL, QUEUE_SQL
 from aac.store import Corpus, register_view
 
-QUEUE_SQL = f"""
-SELECT item_id, any_value(text) AS text, any_value(section_path) AS section_path,
-       string_agg(annotator || '=' || label, ', ' ORDER BY annotator) AS labels
-FROM annotations
-WHERE annotator <> '{ADJUDICATOR}'
-  AND item_id NOT IN (SELECT item_id FROM annotations WHERE annotator = '{ADJUDICATOR}')
-GROUP BY item_id HAVING count(DISTINCT label) > 1
-ORDER BY item_id
-"""
 
 register_view("gold", GOLD_SQL)  # also registered by aac.store itself (see aac/annotation/views.py)
 
@@ -72,15 +64,40 @@ def annotator_pairs(corpus: Corpus) -> dict[tuple[str, str], tuple[list[str], li
     return out
 
 
+def round_pairs(corpus: Corpus) -> dict[tuple[str, str], tuple[list[str], list[str]]]:
+    """Paired labels of every two annotation rounds over the items labelled in both.
+
+    When each round is split among many annotators (a batch each), the annotator pairs are many and small; the
+    rounds compare as wholes. An item's label in a round is its first annotator's (by name) in that round.
+    """
+    rows = corpus.sql(f"SELECT item_id, round, label FROM annotations WHERE annotator <> '{ADJUDICATOR}' "
+                      "ORDER BY item_id, round, annotator").to_pylist()
+    by_item: dict[str, dict[int, str]] = {}
+    for r in rows:
+        by_item.setdefault(r["item_id"], {}).setdefault(int(r["round"] or 1), r["label"])
+    rounds = sorted({k for v in by_item.values() for k in v})
+    out = {}
+    for i, a in enumerate(rounds):
+        for b in rounds[i + 1:]:
+            both = [(v[a], v[b]) for v in by_item.values() if a in v and b in v]
+            if both:
+                out[(f"round {a}", f"round {b}")] = ([x for x, _ in both], [y for _, y in both])
+    return out
+
+
+def gold_rows(corpus: Corpus) -> list[dict]:
+    """The ``gold`` view, one dict per item (ordered by id); empty before any annotation."""
+    if not corpus.exists("annotations"):
+        return []
+    return corpus.sql("SELECT * FROM gold ORDER BY item_id").to_pylist()
+
+
 def gold_from_corpus(root: str | Path):
     """The ``gold`` view as labelled items (grouped by repository) for training and evaluation."""
     from aac.classifiers.base import ItemInput
-    from aac.classifiers.datasets import Labelled
+    from aac.classifiers.datasets import Labelled, vote_extra
 
-    corpus = Corpus(root)
-    if not corpus.exists("annotations"):
-        return []
-    rows = corpus.sql("SELECT * FROM gold ORDER BY item_id").to_pylist()
     return [Labelled(ItemInput(r["text"] or "", tuple(r["section_path"] or ()), r["kind"] or "paragraph"),
-                     r["label"], group=r["repo"] or r["item_id"], source="gold", extra={"id": r["item_id"]})
-            for r in rows]
+                     r["label"], group=r["repo"] or r["item_id"], source="gold",
+                     extra={"id": r["item_id"], "provenance": r["provenance"], **vote_extra(r["votes"] or [])})
+            for r in gold_rows(Corpus(root))]

@@ -98,6 +98,14 @@ def packaged_annotations() -> Path:
     return Path(str(resources.files("aac.classifiers").joinpath("data/annotated_sample.jsonl")))
 
 
+def vote_extra(votes: list[str]) -> dict:
+    """An item's annotator votes as training sees them: the first two become ``label_a``/``label_b``, as for gold
+    items, so a disputed item counts partly as C (``FitOptions.soft_c``); one vote or none adds nothing."""
+    if len(votes) < 2:
+        return {}
+    return {"label_a": votes[0], "label_b": votes[1], "votes": list(votes)}
+
+
 def load_annotated(labels_path: str | Path, sample_path: str | Path) -> list[Labelled]:
     """Labelled items of the real sample whose labels live apart from their text.
 
@@ -129,9 +137,7 @@ def load_annotated(labels_path: str | Path, sample_path: str | Path) -> list[Lab
         votes = r.get("votes") or []
         if not isinstance(votes, list):
             raise ValueError(f"{where}: votes must be a list of labels, got {votes!r}")
-        votes = [_label({"label": v}, f"{where} (votes)") for v in votes]
-        if len(votes) >= 2:
-            extra.update(label_a=votes[0], label_b=votes[1], votes=votes)
+        extra.update(vote_extra([_label({"label": v}, f"{where} (votes)") for v in votes]))
         out.append(Labelled(item, _label(r, where), group=str(r["repo"]), source="annotated", extra=extra))
     if missing:
         raise ValueError(f"{len(missing)} annotated labels match no item of {sample_path}: first {missing[0]}")
