@@ -10,7 +10,8 @@ undercounting ``total_count``, wide ranges that lose files, incomplete pages, be
 that only cost waiting or retries (rate limits, secondary limits, 5xx, slow replies), so a seed takes about 5 s.
 Exact file sizes come from the index, as the real crawl gets them from the raw route. It prints, per seed, recall
 against the emulator's ground truth, search requests, the lower bound ceil(N/100), their ratio and where the
-overhead went; then the mean and worst ratio and the lowest recall. Expect bench/crawl.py to read about 0.02-0.04
+overhead went; then the mean and worst ratio, the lowest recall, and the mean split of the requests over the bound
+(each query's own last partial page, further leaf pages and re-fetches, split probes, checks). Expect bench/crawl.py to read about 0.02-0.04
 higher (it also counts refused requests and re-fetches after order changes during rate-limit waits).
 ``--order`` sweeps the queries in another order than the registry's, which ``aac crawl`` uses: the order decides
 which leaves the loss model is first checked on and which queries the size prior is learned from (16 seeds,
@@ -41,6 +42,7 @@ from aac.collectors.emulator import generate_snapshot  # noqa: E402
 from aac.collectors.emulator.api import EmulatorApi  # noqa: E402
 from aac.collectors.emulator.profiles import GITHUB  # noqa: E402
 from aac.collectors.emulator.query import parse_query  # noqa: E402
+from bench.crawl import breakdown, overheads  # noqa: E402
 
 # the github profile without the pathologies that cost only time or retries, never a partitioning decision
 PROFILE = replace(GITHUB, name="github-sim", search_limit=None, core_limit=None, anonymous_core_limit=None,
@@ -83,12 +85,13 @@ def run_seed(seed: int, files: int, order: str = "registry") -> dict:
         engine.crawl_query(q, sink)
     got = {(repo.lower(), path) for repo, path in sink.hits}
     st, lb = engine.stats, math.ceil(len(want) / 100)
+    ideal = sum(max(1, math.ceil(len(api.index.match(parse_query(q))) / 100)) for q in queries)
     return {"seed": seed, "recall": len(got & want) / max(1, len(want)), "requests": st.requests, "bound": lb,
             "ratio": st.requests / lb, "secs": time.time() - t0,
             "note": f"{st.leaves} leaves, {st.splits} splits ({st.probes_wasted} req), {st.check_requests} check req "
                     f"({st.partial_checks} settled by one part), "
                     f"{st.refetches} re-fetches; learned clean<={engine.model.clean_max} "
-                    f"lossy>={engine.model.lossy_min}"}
+                    f"lossy>={engine.model.lossy_min}", "parts": overheads(engine, ideal, lb, 0)}
 
 
 def parse_seeds(text: str) -> list[int]:
@@ -120,6 +123,7 @@ def main() -> None:
     ratios = [r["ratio"] for r in rows]
     print(f"over {len(rows)} seeds: ratio mean {sum(ratios) / len(ratios):.3f} worst {max(ratios):.3f}; "
           f"recall lowest {min(r['recall'] for r in rows):.5f}")
+    print("mean " + breakdown({k: sum(r["parts"][k] for r in rows) / len(rows) for k in rows[0]["parts"]}))
 
 
 if __name__ == "__main__":

@@ -236,7 +236,7 @@ class CrawlEngine:
         if plan is None:
             return 0
         parts, partial = plan
-        before = self.stats.requests
+        before, counted = self.stats.requests, self.stats.check_requests
         found = dict(hits)
         subs = []
         for i, h in enumerate(parts):
@@ -257,7 +257,7 @@ class CrawlEngine:
                 sub_lost = self._verify(query, r.rng, sub_hits, records)
                 hits.update(sub_hits)
             records.append(LeafRecord(query, r.rng, "check", r.reported_total, r.pages, len(r.hits), sub_lost))
-        self.stats.check_requests += self.stats.requests - before
+        self.stats.check_requests = counted + self.stats.requests - before  # nested checks' requests counted once
         return lost
 
     # ---- one query ---------------------------------------------------------------------------------

@@ -363,3 +363,29 @@ def test_a_partial_check_of_a_lossy_leaf_fetches_the_rest_and_recovers_every_fil
     lost = engine._verify("q", leaf, hits, records)
     assert len(hits) == 520 and lost == 520 - shown and len(records) == 2
     assert engine.model.lossy_min == 520 and engine.stats.partial_checks == 0
+
+
+def test_check_requests_count_every_request_of_nested_checks_once():
+    files = _files(8000, seed=1, queries=("q1", "q2"))
+    search = MemSearch(files)
+    engine = CrawlEngine(search)
+    depth, deepest, outer = 0, 0, 0
+    verify = engine._verify
+
+    def counting(*args, **kwargs):
+        nonlocal depth, deepest, outer
+        depth += 1
+        deepest = max(deepest, depth)
+        before = search.calls
+        try:
+            return verify(*args, **kwargs)
+        finally:
+            depth -= 1
+            if depth == 0:
+                outer += search.calls - before
+
+    engine._verify = counting
+    for q in ("q1", "q2"):
+        engine.crawl_query(q, NullSink())
+    assert deepest >= 2  # a check's part was itself checked
+    assert engine.stats.check_requests == outer
