@@ -83,10 +83,10 @@ class RawSizes:
         return {k: self.known[k] for k in hits if self.known.get(k) is not None}
 
 
-def per_query_ideal(srv: EmulatorServer, queries: list[str]) -> int:
-    """Search requests a crawl that knew every count would need: each query's files in full pages, plus its last
-    partial page (the bound ceil(N/100) pools all queries' files, which no crawl can do)."""
-    return sum(max(1, math.ceil(len(srv.api.index.match(parse_query(q))) / 100)) for q in queries)
+def per_query_ideal(index, queries: list[str]) -> int:
+    """Search requests a crawl that knew every count would need: each query's files (in the emulator's ``index``)
+    in full pages, plus its last partial page (the bound ceil(N/100) pools all queries' files, which no crawl can)."""
+    return sum(max(1, math.ceil(len(index.match(parse_query(q))) / 100)) for q in queries)
 
 
 def overheads(engine: CrawlEngine, ideal: int, bound: int, refused: int) -> dict[str, float]:
@@ -187,7 +187,7 @@ def run_seed(args, seed: int) -> dict[str, tuple[float, float]]:
             print(f"{name:<8} {recall:>8.5f} {reqs:>9} {lb:>6} {reqs / lb:>6.2f} {out['overhead']:>9} "
                   f"{reqs / 600:>12.1f} {time.time() - t1:>7.0f}  {out['note']}", flush=True)
             if name == "aac":
-                print(f"{'':<8} {breakdown(overheads(engine, per_query_ideal(srv, queries), lb, reqs - engine.stats.requests))}")
+                print(f"{'':<8} {breakdown(overheads(engine, per_query_ideal(srv.api.index, queries), lb, reqs - engine.stats.requests))}")
             out_rows[name] = (recall, reqs / lb)
             client.close()
     return out_rows

@@ -42,7 +42,7 @@ from aac.collectors.emulator import generate_snapshot  # noqa: E402
 from aac.collectors.emulator.api import EmulatorApi  # noqa: E402
 from aac.collectors.emulator.profiles import GITHUB  # noqa: E402
 from aac.collectors.emulator.query import parse_query  # noqa: E402
-from bench.crawl import breakdown, overheads  # noqa: E402
+from bench.crawl import breakdown, overheads, per_query_ideal  # noqa: E402
 
 # the github profile without the pathologies that cost only time or retries, never a partitioning decision
 PROFILE = replace(GITHUB, name="github-sim", search_limit=None, core_limit=None, anonymous_core_limit=None,
@@ -85,7 +85,7 @@ def run_seed(seed: int, files: int, order: str = "registry") -> dict:
         engine.crawl_query(q, sink)
     got = {(repo.lower(), path) for repo, path in sink.hits}
     st, lb = engine.stats, math.ceil(len(want) / 100)
-    ideal = sum(max(1, math.ceil(len(api.index.match(parse_query(q))) / 100)) for q in queries)
+    ideal = per_query_ideal(api.index, queries)
     return {"seed": seed, "recall": len(got & want) / max(1, len(want)), "requests": st.requests, "bound": lb,
             "ratio": st.requests / lb, "secs": time.time() - t0,
             "note": f"{st.leaves} leaves, {st.splits} splits ({st.probes_wasted} req), {st.check_requests} check req "

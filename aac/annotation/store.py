@@ -48,20 +48,24 @@ def adjudicate(corpus: Corpus, item_id: str, label: str, round_: int = 1, meta: 
                           "meta": meta, **prior[0]}])
 
 
+def _paired(by_item: dict[str, dict], keys: list, name) -> dict[tuple[str, str], tuple[list[str], list[str]]]:
+    """For every two ``keys`` (annotators or rounds), the labels of the items ``by_item`` has under both."""
+    out = {}
+    for i, a in enumerate(keys):
+        for b in keys[i + 1:]:
+            both = [(v[a], v[b]) for v in by_item.values() if a in v and b in v]
+            if both:
+                out[(name(a), name(b))] = ([x for x, _ in both], [y for _, y in both])
+    return out
+
+
 def annotator_pairs(corpus: Corpus) -> dict[tuple[str, str], tuple[list[str], list[str]]]:
     """Paired labels for every pair of (non-adjudicator) annotators over the items both labelled."""
     rows = corpus.sql(f"SELECT item_id, annotator, label FROM annotations WHERE annotator <> '{ADJUDICATOR}'").to_pylist()
     by_item: dict[str, dict[str, str]] = {}
     for r in rows:
         by_item.setdefault(r["item_id"], {})[r["annotator"]] = r["label"]
-    names = sorted({r["annotator"] for r in rows})
-    out = {}
-    for i, a in enumerate(names):
-        for b in names[i + 1:]:
-            both = [(v[a], v[b]) for v in by_item.values() if a in v and b in v]
-            if both:
-                out[(a, b)] = ([x for x, _ in both], [y for _, y in both])
-    return out
+    return _paired(by_item, sorted({r["annotator"] for r in rows}), str)
 
 
 def round_pairs(corpus: Corpus) -> dict[tuple[str, str], tuple[list[str], list[str]]]:
@@ -75,14 +79,7 @@ def round_pairs(corpus: Corpus) -> dict[tuple[str, str], tuple[list[str], list[s
     by_item: dict[str, dict[int, str]] = {}
     for r in rows:
         by_item.setdefault(r["item_id"], {}).setdefault(int(r["round"] or 1), r["label"])
-    rounds = sorted({k for v in by_item.values() for k in v})
-    out = {}
-    for i, a in enumerate(rounds):
-        for b in rounds[i + 1:]:
-            both = [(v[a], v[b]) for v in by_item.values() if a in v and b in v]
-            if both:
-                out[(f"round {a}", f"round {b}")] = ([x for x, _ in both], [y for _, y in both])
-    return out
+    return _paired(by_item, sorted({k for v in by_item.values() for k in v}), lambda k: f"round {k}")
 
 
 def gold_rows(corpus: Corpus) -> list[dict]:
