@@ -147,8 +147,11 @@ def register(app: typer.Typer) -> None:
                       + ", ".join(f"{n} {k}" for k, n in sorted(by.items())) + ")")
 
     @ann.command("queue")
-    def queue(corpus: Path = CorpusOpt) -> None:
-        """Items whose annotators disagree and that have no adjudicated label yet."""
+    def queue(corpus: Path = CorpusOpt,
+              tasks: Optional[Path] = typer.Option(None, "--tasks", help="also write the queued items as Label Studio "
+                                                   "tasks in this folder, without anyone's labels, for a blind "
+                                                   "tie-break round (import it with import-ls --round N)")) -> None:
+        """Items whose annotators disagree and that no adjudication or majority has settled yet."""
         from aac.annotation.store import adjudication_queue
         from aac.store import Corpus
 
@@ -157,6 +160,11 @@ def register(app: typer.Typer) -> None:
             sys_out = json.dumps({"item_id": r["item_id"], "labels": r["labels"], "text": r["text"]}, ensure_ascii=False)
             typer.echo(sys_out)
         console.print(f"{len(rows)} items awaiting adjudication")
+        if tasks is not None and rows:
+            from aac.annotation.labelstudio import export_tasks
+
+            tasks_path, config = export_tasks(rows, tasks)
+            console.print(f"tie-break tasks -> {tasks_path}, {config}")
 
     @ann.command("adjudicate")
     def adjudicate_cmd(item_id: str, label: str, corpus: Path = CorpusOpt, meta: bool = typer.Option(False, "--meta"),

@@ -99,3 +99,26 @@ def test_cli_second_round_agreement_and_export(tmp_path):
     assert (row["id"], row["label"], row["votes"], row["annotators"]) == ("i1", "F", ["F", "F"], ["ann", "tie"])
     empty = runner.invoke(app, ["annotate", "export", "--out", str(out), "--corpus", str(tmp_path / "none")])
     assert empty.exit_code == 1
+
+
+def test_cli_queue_writes_blind_tie_break_tasks_whose_labels_settle_by_majority(tmp_path):
+    from aac.store import Corpus
+
+    root = tmp_path / "c"
+    save(Corpus(root), [*_votes("i1", ("a", "C", 1), ("b", "F", 1), text="Never force-push main."),
+                        *_votes("i2", ("a", "P", 1), ("b", "P", 1), text="Run make test.")])
+    res = runner.invoke(app, ["annotate", "queue", "--corpus", str(root), "--tasks", str(tmp_path / "tb")])
+    assert res.exit_code == 0, res.output
+    tasks = json.loads((tmp_path / "tb" / "tasks.json").read_text())
+    assert [t["data"]["item_id"] for t in tasks] == ["i1"]  # i2 is agreed
+    assert tasks[0]["data"]["text"] == "Never force-push main." and tasks[0]["data"]["repo"] == "o/r"
+    assert set(tasks[0]["data"]) == {"item_id", "text", "section", "section_path", "kind", "repo"}  # blind: no labels
+    export = tmp_path / "export.json"
+    export.write_text(json.dumps([{"id": 1, "data": tasks[0]["data"], "annotations": [
+        {"completed_by": {"email": "tie"}, "result": [{"from_name": "type", "to_name": "text", "type": "choices",
+                                                       "value": {"choices": ["C"]}}]}]}]))
+    res = runner.invoke(app, ["annotate", "import-ls", str(export), "--round", "2", "--corpus", str(root)])
+    assert res.exit_code == 0, res.output
+    gold = {g["item_id"]: g for g in gold_rows(Corpus(root))}
+    assert (gold["i1"]["label"], gold["i1"]["provenance"], gold["i1"]["votes"]) == ("C", "majority", ["C", "F", "C"])
+    assert "0 items awaiting" in runner.invoke(app, ["annotate", "queue", "--corpus", str(root)]).output
