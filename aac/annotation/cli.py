@@ -39,6 +39,35 @@ def register(app: typer.Typer) -> None:
         tasks, config = export_tasks(rows, out)
         console.print(f"sampled {len(rows)} items from {len({r['repo'] for r in rows})} repositories -> {tasks}, {config}")
 
+    @ann.command("boundary")
+    def boundary(corpus: Path = CorpusOpt, items: int = typer.Option(800, "--items"),
+                 per_repo: int = typer.Option(20, "--per-repo", help="at most this many items of one repository"),
+                 threshold: Optional[float] = typer.Option(None, "--threshold", help="P(C) the boundary sits at "
+                                                           "(default: the default classifier's C threshold)"),
+                 out: Path = typer.Option(Path("annotation-boundary"), "--out",
+                                          help="Folder for sample.jsonl (with P(C)) + blind Label Studio tasks")) -> None:
+        """Typed items nearest the constraint boundary, not yet settled in `gold`: a second round's sample."""
+        from aac.annotation.labelstudio import export_tasks
+        from aac.annotation.sample import boundary_items
+        from aac.store import Corpus
+
+        if threshold is None:
+            from aac.classifiers.base import get_classifier
+
+            threshold = float(get_classifier("trained").model.c_threshold)
+        try:
+            rows = boundary_items(Corpus(corpus), items, threshold, per_repo)
+        except ValueError as exc:
+            console.print(f"[red]{exc}[/red]")
+            raise typer.Exit(2)
+        out.mkdir(parents=True, exist_ok=True)
+        with open(out / "sample.jsonl", "w", encoding="utf-8") as f:
+            for r in rows:
+                f.write(json.dumps(r, ensure_ascii=False, default=str) + "\n")
+        tasks, config = export_tasks(rows, out)
+        console.print(f"{len(rows)} items with P(C) nearest {threshold:.2f} from {len({r['repo'] for r in rows})} "
+                      f"repositories -> {out / 'sample.jsonl'}, {tasks}, {config}")
+
     @ann.command("import-ls")
     def import_ls(export: Path = typer.Argument(..., help="Label Studio JSON export"), corpus: Path = CorpusOpt,
                   round_: int = typer.Option(1, "--round")) -> None:

@@ -1,7 +1,7 @@
-"""Stratified annotation sample: repositories by star band x language, then items spread over those repos.
-
-Sized like the paper (200 repositories -> 2,000 items) or as asked. Strata are sampled in proportion to their
+"""Annotation samples. The first round: repositories by star band x language, then items spread over those repos,
+sized like the paper (200 repositories -> 2,000 items) or as asked; strata are sampled in proportion to their
 size with at least one repository each (largest remainder), so rare languages and star bands are not lost.
+Later rounds: the typed items nearest the constraint boundary (:func:`boundary_items`).
 """
 
 from __future__ import annotations
@@ -76,4 +76,40 @@ def sample_items(corpus: Corpus, n_repos: int = 200, n_items: int = 2000, seed: 
         pool = sorted(by_repo[r["full_name"]], key=lambda it: it["item_id"])
         for it in rng.sample(pool, alloc[r["full_name"]]):
             out.append({**it, "stars": r.get("stars"), "language": r.get("language")})
+    return out
+
+
+def boundary_items(corpus: Corpus, n_items: int = 800, threshold: float = 0.5, per_repo: int = 20) -> list[dict]:
+    """The typed items whose P(Constraint) lies nearest ``threshold`` (in log-odds), at most ``per_repo`` from one
+    repository, leaving out items the ``gold`` view has already settled.
+
+    A second annotation round pays where the classifier is least sure and where one annotator's label decides the
+    most: the constraint boundary (uncertainty sampling). Items labelled once stay in, so they get their second
+    vote. Nearest first; ties by item id, so a sample is reproducible.
+    """
+    if not corpus.exists("items") or not corpus.exists("artifacts"):
+        raise ValueError("boundary sampling needs the corpus's items and artifacts tables")
+    settled = "AND i.item_id NOT IN (SELECT item_id FROM gold)" if corpus.exists("annotations") else ""
+    rows = corpus.sql("SELECT i.item_id, i.text, i.section_path, i.kind, a.repo, i.type, i.type_proba[1] AS p_c "
+                      "FROM items i JOIN artifacts a USING (artifact_id) "
+                      f"WHERE i.type_proba IS NOT NULL AND i.text IS NOT NULL AND length(trim(i.text)) > 0 {settled}"
+                      ).to_pylist()
+    if not rows:
+        raise ValueError("no typed items: run `aac classify --corpus` first")
+
+    def logit(p: float) -> float:
+        p = min(max(float(p), 1e-6), 1 - 1e-6)
+        return math.log(p / (1 - p))
+
+    mid = logit(threshold)
+    rows.sort(key=lambda r: (abs(logit(r["p_c"]) - mid), r["item_id"]))
+    taken: dict[str, int] = defaultdict(int)
+    out = []
+    for r in rows:
+        if taken[r["repo"]] >= per_repo:
+            continue
+        taken[r["repo"]] += 1
+        out.append({**r, "p_c": round(float(r["p_c"]), 4)})
+        if len(out) >= n_items:
+            break
     return out
