@@ -113,8 +113,9 @@ def register(app: typer.Typer) -> None:
     @ann.command("agreement")
     def agreement(corpus: Path = CorpusOpt, a: Optional[Path] = typer.Option(None, "--a", help="label file A (instead of the corpus)"),
                   b: Optional[Path] = typer.Option(None, "--b", help="label file B"),
-                  by: str = typer.Option("annotator", "--by", help="compare each pair of annotators, or each pair of "
-                                         "rounds (when each round is split among many annotators)")) -> None:
+                  by: str = typer.Option("annotator", "--by", help="compare each pair of annotators; each pair of "
+                                         "rounds (when each round is split among many annotators); or each round "
+                                         "against the adjudicated labels (gold items slipped into its batches)")) -> None:
         """Cohen's kappa (five-class and C-vs-other) and the confusion matrix for each annotator (or round) pair."""
         from rich.table import Table
 
@@ -126,16 +127,17 @@ def register(app: typer.Typer) -> None:
             lb = {r["id"]: r["label"] for r in map(json.loads, open(b, encoding="utf-8")) if r}
             ids = sorted(set(la) & set(lb))
             pairs = {(a.name, b.name): ([la[i] for i in ids], [lb[i] for i in ids])}
-        elif by in ("annotator", "round"):
-            from aac.annotation.store import annotator_pairs, round_pairs
+        elif by in ("annotator", "round", "gold"):
+            from aac.annotation.store import adjudicated_pairs, annotator_pairs, round_pairs
             from aac.store import Corpus
 
-            pairs = (annotator_pairs if by == "annotator" else round_pairs)(Corpus(corpus))
+            pairs = {"annotator": annotator_pairs, "round": round_pairs, "gold": adjudicated_pairs}[by](Corpus(corpus))
         else:
-            console.print(f"[red]--by must be annotator or round, got {by!r}[/red]")
+            console.print(f"[red]--by must be annotator, round or gold, got {by!r}[/red]")
             raise typer.Exit(2)
         if not pairs:
-            console.print(f"[yellow]no items labelled by two {'annotators' if by == 'annotator' else 'rounds'}[/yellow]")
+            what = {"annotator": "by two annotators", "round": "in two rounds", "gold": "by an annotator and adjudicated"}
+            console.print(f"[yellow]no items labelled {what.get(by, 'twice')}[/yellow]")
             raise typer.Exit(1)
         out = Console()
         for (x, y), (la_, lb_) in pairs.items():

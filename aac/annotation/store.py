@@ -82,6 +82,29 @@ def round_pairs(corpus: Corpus) -> dict[tuple[str, str], tuple[list[str], list[s
     return _paired(by_item, sorted({k for v in by_item.values() for k in v}), lambda k: f"round {k}")
 
 
+def adjudicated_pairs(corpus: Corpus) -> dict[tuple[str, str], tuple[list[str], list[str]]]:
+    """Each round's labels against the adjudicated label, over the adjudicated items that round labelled: how an
+    annotation team does on gold questions slipped into its batches (an item's label in a round as in
+    :func:`round_pairs`)."""
+    rows = corpus.sql(f"""
+        WITH adj AS (
+          SELECT item_id, label FROM (
+            SELECT item_id, label, row_number() OVER (PARTITION BY item_id ORDER BY round DESC) AS rn
+            FROM annotations WHERE annotator = '{ADJUDICATOR}') WHERE rn = 1)
+        SELECT a.item_id, coalesce(a.round, 1) AS round, a.label, adj.label AS adjudicated
+        FROM annotations a JOIN adj USING (item_id) WHERE a.annotator <> '{ADJUDICATOR}'
+        ORDER BY a.item_id, round, a.annotator""").to_pylist()
+    first: dict[tuple[str, int], tuple[str, str]] = {}
+    for r in rows:
+        first.setdefault((r["item_id"], int(r["round"])), (r["label"], r["adjudicated"]))
+    out: dict[tuple[str, str], tuple[list[str], list[str]]] = {}
+    for (_, rnd), (label, adjudicated) in sorted(first.items(), key=lambda kv: kv[0][1]):
+        pair = out.setdefault((f"round {rnd}", "adjudicated"), ([], []))
+        pair[0].append(label)
+        pair[1].append(adjudicated)
+    return out
+
+
 def gold_rows(corpus: Corpus) -> list[dict]:
     """The ``gold`` view, one dict per item (ordered by id); empty before any annotation."""
     if not corpus.exists("annotations"):

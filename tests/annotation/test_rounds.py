@@ -122,3 +122,18 @@ def test_cli_queue_writes_blind_tie_break_tasks_whose_labels_settle_by_majority(
     gold = {g["item_id"]: g for g in gold_rows(Corpus(root))}
     assert (gold["i1"]["label"], gold["i1"]["provenance"], gold["i1"]["votes"]) == ("C", "majority", ["C", "F", "C"])
     assert "0 items awaiting" in runner.invoke(app, ["annotate", "queue", "--corpus", str(root)]).output
+
+
+def test_each_round_against_the_adjudicated_labels_of_the_gold_items_it_saw(corpus):
+    from aac.annotation.store import adjudicated_pairs
+
+    adjudicated = {"g1": "C", "g2": "P", "g3": "B", "g4": "F"}
+    save(corpus, [{"item_id": i, "annotator": "adjudicator", "label": lab, "round": 1} for i, lab in adjudicated.items()]
+         + [*_votes("g1", ("A", "C", 1), ("B", "F", 1), ("n1", "C", 2)), *_votes("g2", ("A", "P", 1), ("n2", "P", 2)),
+            *_votes("g3", ("A", "F", 1), ("n1", "F", 2)), *_votes("x", ("n1", "E", 2), ("n2", "E", 2))])
+    pairs = adjudicated_pairs(corpus)
+    assert list(pairs) == [("round 1", "adjudicated"), ("round 2", "adjudicated")]
+    assert pairs[("round 1", "adjudicated")] == (["C", "P", "F"], ["C", "P", "B"])  # A, first by name; g4 unlabelled
+    assert pairs[("round 2", "adjudicated")] == (["C", "P", "F"], ["C", "P", "B"])  # x is not adjudicated
+    res = runner.invoke(app, ["annotate", "agreement", "--by", "gold", "--corpus", str(corpus.root)])
+    assert res.exit_code == 0 and "round 2 vs adjudicated: n=3 observed=0.667" in res.output
