@@ -21,6 +21,7 @@ import numpy as np
 
 from aac.classifiers.base import AUTHORITY_WEIGHTS, TYPES, ItemInput, Prediction
 from aac.classifiers.features import N_FEATURES, featurize, featurize_two_stage, linear_scores
+from aac.classifiers.parallel import score_rows
 
 C_INDEX = TYPES.index("C")
 # Bump when featurisation (features.py, risk.py, clusters.py) or the decision rule below changes its output for the
@@ -85,6 +86,10 @@ class LinearModel:
         return h.hexdigest()
 
     def probabilities(self, items: Sequence[ItemInput]) -> np.ndarray:
+        """P(type) per item, a big batch on every core (``aac.classifiers.parallel``; same numbers as one process)."""
+        return score_rows(self._probabilities, items)
+
+    def _probabilities(self, items: Sequence[ItemInput]) -> np.ndarray:
         if self.c_weights is not None:
             words: list[list[str]] | None = [] if self.c_dense is not None else None
             idx, ptr, cidx, cptr = featurize_two_stage(items, self.n_features, words)
