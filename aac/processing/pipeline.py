@@ -300,16 +300,22 @@ def _process_batch(args: tuple[list[dict], dict[str, dict], ProcessConfig]) -> t
 
 # ---- orchestration ----------------------------------------------------------------------------------------
 
+def _one_classify_process() -> None:
+    os.environ["AAC_CLASSIFY_WORKERS"] = "1"  # see aac.classifiers.parallel
+
+
 def ordered_map(fn: Callable, items: Iterable, workers: int) -> Iterator:
     """``map`` over worker processes, results in input order, at most ``2 * workers`` inputs in flight.
 
     (``Executor.map`` would read the whole input up front; here memory stays bounded.) Workers are spawned,
-    not forked: forking a process that runs DuckDB or Prefect threads can deadlock.
+    not forked: forking a process that runs DuckDB or Prefect threads can deadlock. They already share out the
+    cores, so the classifier inside each stays in one process (no pool of its own per worker).
     """
     if workers <= 1:
         yield from map(fn, items)
         return
-    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
+                             initializer=_one_classify_process) as pool:
         pending: deque = deque()
         for item in items:
             pending.append(pool.submit(fn, item))

@@ -201,3 +201,13 @@ def test_worker_processes_give_the_same_tables_as_one_process(tmp_path):
     run(one, ProcessConfig(batch_size=40))
     run(two, ProcessConfig(batch_size=40, workers=2))
     assert _tables(one) == _tables(two)
+
+
+def _classify_workers_seen(_: int) -> str | None:
+    return os.environ.get("AAC_CLASSIFY_WORKERS")
+
+
+def test_process_workers_keep_the_classifier_in_one_process_each():
+    from aac.processing.pipeline import ordered_map
+
+    assert list(ordered_map(_classify_workers_seen, range(3), workers=2)) == ["1", "1", "1"]
