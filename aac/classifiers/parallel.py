@@ -42,7 +42,7 @@ def worker_count() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def _pool_allowed(n_items: int, min_items: int) -> int:
+def _processes_for(n_items: int, min_items: int) -> int:
     """The number of processes for a batch of ``n_items`` (1: stay in-process)."""
     if _disabled or n_items < min_items or multiprocessing.current_process().daemon:
         return 1
@@ -52,7 +52,7 @@ def _pool_allowed(n_items: int, min_items: int) -> int:
 def score_rows(fn: Callable[[Sequence], np.ndarray], items: Sequence, min_items: int = MIN_ITEMS) -> np.ndarray:
     """``fn(items)``, a row per item, computed on every core for a big batch (see the module docstring)."""
     global _disabled
-    n = _pool_allowed(len(items), min_items)
+    n = _processes_for(len(items), min_items)
     if n < 2:
         return fn(items)
     bounds = [len(items) * k // n for k in range(n + 1)]
