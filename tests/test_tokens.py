@@ -11,3 +11,11 @@ def test_counts_words_punctuation_and_splits_long_words():
 def test_token_count_is_additive_over_whitespace_joins():
     a, b = "Run `pnpm test` before pushing.", "Do not commit .env files!"
     assert count_tokens(a + "\n" + b) == count_tokens(a) + count_tokens(b)
+
+
+def test_long_runs_split_into_pieces_of_at_most_chars_per_piece():
+    # letters and digits are separate runs; a run of n counts ceil(n / chars_per_piece); marks count one each
+    assert ApproxBPETokenizer().count("abcdefghi 12345 x—y") == 3 + 2 + 3
+    assert ApproxBPETokenizer(3).count("abcdefg") == 3
+    assert ApproxBPETokenizer(1).count("ab12") == 4
+    assert ApproxBPETokenizer().count("漢字漢字漢 🙂\t\n") == 2 + 1

@@ -16,7 +16,7 @@ import regex as re
 
 from aac.classifiers.base import ItemInput
 from aac.classifiers.risk import clear_cache as clear_risk_cache
-from aac.classifiers.risk import risk_tokens
+from aac.classifiers.risk import risk_section_tokens, risk_text_tokens, risk_tokens
 from aac.classifiers.static_embed import segment_sums
 from aac.classifiers.cues import (
     COND_OPENERS,
@@ -46,6 +46,8 @@ ANY_WORD_CUE = re.compile("|".join(f"(?:{p.pattern})" for _, p in WORD_CUES), re
 _SECTION_CACHE: dict[tuple[str, ...], tuple[str, ...]] = {}
 _PHRASES = tuple((name, pattern, PHRASE_NEEDS.get(name, ())) for name, pattern in PHRASE_CUES)
 _HASH_CACHE: dict[str, int] = {}  # token -> CRC32 (frequent tokens recur in every item)
+_TEXT_IDS: dict[tuple[str, bool, int], tuple] = {}  # see featurize_two_stage
+_SECTION_IDS: dict[tuple, tuple] = {}
 MAX_HASHED = 500_000
 
 
@@ -53,6 +55,8 @@ def clear_caches() -> None:
     _WORD_CUE_CACHE.clear()
     _SECTION_CACHE.clear()
     _HASH_CACHE.clear()
+    _TEXT_IDS.clear()
+    _SECTION_IDS.clear()
     clear_risk_cache()
 
 
@@ -77,14 +81,25 @@ def item_tokens(item: ItemInput, risk: list[str] | None = None, words_out: list[
     When ``risk`` is a list, the constraint stage's features (:func:`aac.classifiers.risk.risk_tokens`) are
     appended to it, reusing this function's word split; ``words_out`` receives that split (for word vectors).
     """
-    raw = item.text or ""
-    text = MARKDOWN_NOISE.sub(" ", raw)
-    low = text.lower()
-    words = WORD.findall(low)
+    toks, words, shape = text_tokens(item.text or "", item.kind == "code")
     if words_out is not None:
         words_out.append(words)
     if risk is not None:
         risk.extend(risk_tokens(item, words))
+    toks.extend(section_part(_nearest(item.section), shape))
+    return toks
+
+
+def _nearest(section: Sequence[str]) -> tuple[str, ...]:
+    return tuple(section[-2:]) if section else ()
+
+
+def text_tokens(raw: str, code_kind: bool = False) -> tuple[list[str], list[str], tuple[bool, bool, bool]]:
+    """The features of :func:`item_tokens` that depend on the text alone (``code_kind``: the item is a code
+    block), its words, and the text's ``shape`` (hard force, short, modal) that heading features are crossed with."""
+    text = MARKDOWN_NOISE.sub(" ", raw)
+    low = text.lower()
+    words = WORD.findall(low)
     toks = ["bias"]
     toks.extend(words)
     cjk = CJK.search(raw) is not None
@@ -96,7 +111,7 @@ def item_tokens(item: ItemInput, risk: list[str] | None = None, words_out: list[
             toks.append("first2:" + words[0] + " " + words[1])
     n = len(words)
     toks.append("len:" + ("1" if n <= 1 else "3" if n <= 3 else "6" if n <= 6 else "12" if n <= 12 else "25" if n <= 25 else "long"))
-    if item.kind == "code" or raw.lstrip().startswith("```"):  # other kinds vary by segmenter: not a feature
+    if code_kind or raw.lstrip().startswith("```"):  # other kinds vary by segmenter: not a feature
         toks.append("kind:code")
     stripped = raw.lstrip()
     if stripped[:1] in "-*+" or stripped[:2].rstrip(".)").isdigit():
@@ -174,17 +189,23 @@ def item_tokens(item: ItemInput, risk: list[str] | None = None, words_out: list[
         toks.append("must_stake")
     if "step" in fired and not hard:
         toks.append("plain_step")
-    section = tuple(item.section[-2:]) if item.section else ()
+    return toks, words, (bool(hard), n <= 8, bool(fired & {"must", "approval", "only", "always"}))
+
+
+def section_part(section: tuple[str, ...], shape: tuple[bool, bool, bool]) -> tuple[str, ...]:
+    """Heading tokens (:func:`_section_tokens`) and their crosses with the text's ``shape`` (:func:`text_tokens`)."""
     sec_toks = _section_tokens(section)
-    toks.extend(sec_toks)
-    if "scue:safety" in sec_toks:
-        if hard:
-            toks.append("safetysec_hard")
-        if n <= 8:
-            toks.append("safetysec_short")  # listed under a "Never"/"Security"/"Red flags" heading
-        if fired & {"must", "approval", "only", "always"}:
-            toks.append("safetysec_modal")
-    return toks
+    if "scue:safety" not in sec_toks:
+        return sec_toks
+    hard, short, modal = shape
+    extra = []
+    if hard:
+        extra.append("safetysec_hard")
+    if short:
+        extra.append("safetysec_short")  # listed under a "Never"/"Security"/"Red flags" heading
+    if modal:
+        extra.append("safetysec_modal")
+    return sec_toks + tuple(extra)
 
 
 def _section_tokens(section: tuple[str, ...]) -> tuple[str, ...]:
@@ -236,25 +257,71 @@ def featurize_two_stage(items: Sequence[ItemInput], n_features: int = N_FEATURES
     """(indices, indptr) of the type features and of the constraint stage's features (type features + risk).
 
     The constraint stage sees the union of both hashed sets, so a bucket shared by a word and a risk token
-    counts once, exactly as in training. ``words_out`` receives each item's words (for its word vectors).
+    counts once, exactly as in training. ``words_out`` receives each item's words (for its word vectors; the
+    lists are shared with a cache: read them, never change them).
+
+    Speed: a corpus repeats its texts (copied templates, common rules) under many headings, so the features
+    of a text are computed once (:func:`_text_ids`) and those of a heading once per text shape
+    (:func:`_section_ids`); an item is then the union of the two. The same indices as hashing
+    :func:`item_tokens` and :func:`~aac.classifiers.risk.risk_tokens` item by item (tested).
     """
     mask = n_features - 1
     indices: list[int] = []
     indptr = [0]
     cindices: list[int] = []
     cindptr = [0]
-    get = _HASH_CACHE.get  # a CRC of 0 is simply recomputed
+    texts = _TEXT_IDS.get
     for item in items:
-        risk: list[str] = []
-        toks = item_tokens(item, risk, words_out)
-        a = {(get(t) or _crc_cached(t)) & mask for t in toks}
-        both = a | {(get(t) or _crc_cached(t)) & mask for t in risk}
+        key = (item.text or "", item.kind == "code", mask)
+        part = texts(key)
+        if part is None:
+            part = _text_ids(key)
+        ids, risk_ids, words, shape, risk_shape = part
+        if words_out is not None:
+            words_out.append(words)
+        sec_ids, sec_risk_ids = _section_ids(_nearest(item.section), shape, risk_shape, mask)
+        a = set(ids)
+        a.update(sec_ids)
+        both = a.union(risk_ids)
+        both.update(sec_risk_ids)
         indices.extend(sorted(a))
         indptr.append(len(indices))
         cindices.extend(sorted(both))
         cindptr.append(len(cindices))
     as_arr = lambda v: np.asarray(v, dtype=np.int64)  # noqa: E731
     return as_arr(indices), as_arr(indptr), as_arr(cindices), as_arr(cindptr)
+
+
+MAX_TEXTS = 100_000  # texts whose features are kept (about 1 KB each); the cache starts over when full
+
+
+def _hashed(tokens: Iterable[str], mask: int) -> tuple[int, ...]:
+    get = _HASH_CACHE.get  # a CRC of 0 is simply recomputed
+    return tuple({(get(t) or _crc_cached(t)) & mask for t in tokens})
+
+
+def _text_ids(key: tuple[str, bool, int]) -> tuple:
+    """Hashed text features of both stages, the words, and the shapes the heading features are crossed with."""
+    raw, code_kind, mask = key
+    toks, words, shape = text_tokens(raw, code_kind)
+    risk, risk_shape = risk_text_tokens(raw, words)
+    part = (_hashed(toks, mask), _hashed(risk, mask), words, shape, risk_shape)
+    if len(_TEXT_IDS) >= MAX_TEXTS:
+        _TEXT_IDS.clear()
+    _TEXT_IDS[key] = part
+    return part
+
+
+def _section_ids(section: tuple[str, ...], shape: tuple, risk_shape: tuple, mask: int) -> tuple:
+    """Hashed heading features of both stages for a text of this shape, memoised."""
+    key = (section, shape, risk_shape, mask)
+    hit = _SECTION_IDS.get(key)
+    if hit is None:
+        hit = (_hashed(section_part(section, shape), mask), _hashed(risk_section_tokens(section, risk_shape), mask))
+        if len(_SECTION_IDS) >= 100_000:
+            _SECTION_IDS.clear()
+        _SECTION_IDS[key] = hit
+    return hit
 
 
 def to_csr(indices: np.ndarray, indptr: np.ndarray, n_features: int = N_FEATURES):

@@ -195,12 +195,19 @@ def _length_bucket(n: int) -> str:
 
 def risk_tokens(item: ItemInput, words: Sequence[str] | None = None) -> list[str]:
     """The constraint stage's symbolic features (prefixed ``r`` so they never share a hash with words)."""
-    raw = item.text or ""
+    toks, shape = risk_text_tokens(item.text or "", words)
+    toks.extend(risk_section_tokens(item.section, shape))
+    return toks
+
+
+def risk_text_tokens(raw: str, words: Sequence[str] | None = None) -> tuple[list[str], tuple]:
+    """The features of :func:`risk_tokens` that depend on the text alone, and the text's ``shape`` (length
+    bucket, whether something is at stake, the forces) that the heading features are crossed with."""
     if words is None:
         words = WORDS.findall(raw.lower())
     fired = text_families(raw, words)
     stakes = [s for s in STAKES if s in fired]
-    force = [f for f in FORCE if f in fired]
+    force = tuple(f for f in FORCE if f in fired)
     toks = ["r:" + f for f in fired]
     toks.append(f"r#stakes:{min(len(stakes), 3)}")
     toks.append(f"r#force:{min(len(force), 2)}")
@@ -217,10 +224,17 @@ def risk_tokens(item: ItemInput, words: Sequence[str] | None = None) -> list[str
         toks.append("r:quality_" + ("stakes" if stakes else "only"))
     length = _length_bucket(len(words))
     toks.append("rlen:" + length)
-    for s in section_families(item.section):
+    return toks, (length, bool(stakes), force)
+
+
+def risk_section_tokens(section: Sequence[str], shape: tuple) -> list[str]:
+    """The heading features of :func:`risk_tokens`, crossed with the text's ``shape`` (from :func:`risk_text_tokens`)."""
+    length, at_stake, force = shape
+    toks = []
+    for s in section_families(section):
         toks.append("rs:" + s)
         toks.append(f"rslen:{s}:{length}")  # a bare fragment under a "Never commit" heading
-        if stakes:
+        if at_stake:
             toks.append(f"rsst:{s}")
         for f in force:
             toks.append(f"rsf:{s}:{f}")

@@ -10,6 +10,7 @@ Copilot ``applyTo`` / Windsurf ``trigger: glob``.
 from __future__ import annotations
 
 import unicodedata
+from functools import lru_cache
 from typing import Iterable, Mapping, Sequence
 
 import regex as re
@@ -71,6 +72,7 @@ def _fold(title: str) -> str:
     return text.replace("'", "").replace("\u2019", "").replace("`", "")
 
 
+@lru_cache(maxsize=1 << 16)  # headings recur across items and files; pure in the title
 def is_global_section(title: str) -> bool:
     """True for a constraint-bearing section title (Rules, Safety, Do's and Don'ts, Regeln, 规则, ルール ...)."""
     if not title:
@@ -84,6 +86,7 @@ def is_global_section(title: str) -> bool:
 _SLUG_DROP = re.compile(r"[^\p{L}\p{N}]+")
 
 
+@lru_cache(maxsize=1 << 16)
 def slug(title: str) -> str:
     """A stable path-safe id for one heading; headings with no letters or digits get a hash."""
     s = _SLUG_DROP.sub("-", unicodedata.normalize("NFKC", title).lower()).strip("-")
