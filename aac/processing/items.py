@@ -6,6 +6,7 @@ artifacts and calls ``classifier.predict`` once per batch; ``itemize`` is the on
 
 from __future__ import annotations
 
+import logging
 from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Iterator
@@ -21,6 +22,7 @@ from aac.processing.segment import Segment, segment_document
 from aac.schema import ITEMS
 
 _COLUMNS = ITEMS.names
+log = logging.getLogger(__name__)
 
 
 @lru_cache(maxsize=1)
@@ -35,7 +37,13 @@ def resolve_classifier(classifier: Classifier | None) -> Classifier:
 
 def _pending(artifact: str, path: str, content: str, authority: str, warnings: dict | None = None) -> list[tuple]:
     """(artifact_id, segment, scope, authority) for every item of one file, before typing."""
-    doc = segment_document(content, path)
+    try:
+        doc = segment_document(content, path)
+    except Exception as exc:  # noqa: BLE001 - a segmenter bug on one file must not stop a run: logged, no items
+        log.warning("segmenting %s (%s) failed (%s); the file has no items", artifact, path, type(exc).__name__)
+        if warnings is not None:
+            warnings[artifact] = ("segmentation_failed",)
+        return []
     if warnings is not None and doc.warnings:
         warnings[artifact] = doc.warnings
     return [(artifact, s, scope_of(s.section_path, path, doc.front_matter), authority) for s in doc.segments]

@@ -14,6 +14,7 @@ Drop reasons (whole pipeline; this module produces the first four):
 ``license:<spdx>``   not under a permissive licence (``license:none``, ``license:unknown``, ``license:GPL-3.0``, ...)
 ``not_an_agent_file`` the path matches no known agent platform (set by the crawler or here)
 ``content_unavailable`` the crawler could not fetch the file (set by the crawler)
+``processing_error`` a step raised on the file (a bug; logged with repo and path): the run goes on without it
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from dataclasses import dataclass, field
 import yaml
 
 MAX_BYTES = 384 * 1024
+# libyaml's safe loader when PyYAML has it (about ten times faster); the segmenter reads front matter with the same
+SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 MAX_CONTROL_RATIO = 0.10  # share of control characters (besides \t \n \r \f \v \b) that makes a file binary
 MAX_REPLACED_RATIO = 0.01  # share of U+FFFD replacements above which the text is too damaged to keep
 BINARY_PROBE = 8192
@@ -82,8 +85,8 @@ def front_matter_ok(text: str) -> bool | None:
     if not m:
         return False  # opened, never closed
     try:
-        data = yaml.safe_load(m.group(1))
-    except yaml.YAMLError:
+        data = yaml.load(m.group(1), Loader=SAFE_LOADER)
+    except Exception:  # noqa: BLE001 - YAMLError, bad dates (ValueError), deep nesting: all mean "not YAML"
         return False
     return data is None or isinstance(data, dict)
 

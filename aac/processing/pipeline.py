@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 import shutil
 import time
@@ -58,6 +59,8 @@ from aac.processing import item_record, licenses, normalize, secrets, tagging
 from aac.processing.dedupe import NearDupConfig, content_sha256, dedupe
 from aac.schema import ARTIFACTS, REPOS
 from aac.store import Corpus
+
+log = logging.getLogger(__name__)
 
 INPUT_STATUSES = ("collected", "removed")
 # Pass 1's and segmentation's outputs are redone when their code changes: the digest covers the step modules (and
@@ -239,15 +242,20 @@ _STAGE_ONLY = [f.name for f in _STAGE_EXTRA]
 STAGE_SCHEMA = pa.schema(list(ARTIFACTS) + _STAGE_EXTRA)
 
 
-def process_row(row: dict, repo: dict | None, cfg: ProcessConfig) -> dict:
-    """One raw artifact -> its processed row (without dedupe decisions). Never raises on bad content."""
+def _base_row(row: dict, repo: dict) -> dict:
     out = {k: row.get(k) for k in ARTIFACTS.names}
-    repo = repo or {}
     out["_stars"] = repo.get("stars")
     out["_pushed_at"] = repo.get("pushed_at")
     out["_publishable"] = False
     out.update(near_dup_of=None, dup_cluster_size=None, dup_cluster_repos=None, secrets_found=None, secret_kinds=None,
                content_sha256=None, input_fixes=None, drop_reason=None)
+    return out
+
+
+def process_row(row: dict, repo: dict | None, cfg: ProcessConfig) -> dict:
+    """One raw artifact -> its processed row (without dedupe decisions). Never raises on bad content."""
+    repo = repo or {}
+    out = _base_row(row, repo)
     if row.get("status") in ("removed", "dropped"):  # gone upstream, or dropped by the crawler with its reason
         out.update(status=row["status"], drop_reason=row.get("drop_reason"), content=None)
         return out
@@ -275,6 +283,19 @@ def process_row(row: dict, repo: dict | None, cfg: ProcessConfig) -> dict:
     return out
 
 
+def process_row_or_drop(row: dict, repo: dict | None, cfg: ProcessConfig) -> dict:
+    """:func:`process_row`, or, if a bug in a step raises on this file, the file dropped as ``processing_error``
+    (logged with its repo and path and the exception's type, never its content): one file must not stop a run."""
+    try:
+        return process_row(row, repo, cfg)
+    except Exception as exc:  # noqa: BLE001 - any step's failure on one input
+        log.warning("processing %s:%s failed (%s); dropped as processing_error", row.get("repo"), row.get("path"),
+                    type(exc).__name__)
+        out = _base_row(row, repo or {})
+        out.update(status="dropped", drop_reason="processing_error", content=None)
+        return out
+
+
 def input_key(row: dict, repo: dict | None, fingerprint: str) -> str:
     """Hash of everything pass 1 reads for one artifact: the raw row, the repository licence, the settings."""
     h = hashlib.sha256(fingerprint.encode())
@@ -288,7 +309,7 @@ def _process_batch(args: tuple[list[dict], dict[str, dict], ProcessConfig]) -> t
     rows, repos, cfg = args
     out, sigs = [], {}
     for row in rows:
-        o = process_row(row, repos.get(row["repo"]), cfg)
+        o = process_row_or_drop(row, repos.get(row["repo"]), cfg)
         sha = o["content_sha256"]
         if sha is not None and sha not in sigs:
             sigs[sha] = cfg.near.signature(o["content"])  # the redacted text: identical for identical contents

@@ -18,6 +18,7 @@ from pathlib import PurePosixPath
 import yaml
 from markdown_it import MarkdownIt
 
+from aac.processing.normalize import SAFE_LOADER
 from aac.tokens import count_tokens
 
 KINDS: tuple[str, ...] = ("bullet", "paragraph", "code", "table_row", "front_matter", "config")
@@ -29,7 +30,7 @@ PLAIN_RULE_FILES = frozenset(
 MARKDOWN_SUFFIXES = frozenset({".md", ".mdc", ".markdown", ".mdx"})
 YAML_SUFFIXES = frozenset({".yml", ".yaml"})
 
-_SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_SafeLoader = SAFE_LOADER  # the loader normalize.front_matter_ok judges front matter with
 
 
 @dataclass(frozen=True)

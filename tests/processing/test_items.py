@@ -99,3 +99,22 @@ def test_itemize_many_reports_segmentation_warnings_per_artifact():
     rows = [r for b in itemize_many(records, classifier=CountingClassifier(), warnings=seen) for r in b.to_pylist()]
     assert seen == {"bad": ("malformed_front_matter",)}
     assert [r["artifact_id"] for r in rows].count("bad") == 3
+
+
+def test_a_file_the_segmenter_fails_on_gets_no_items_and_a_warning(monkeypatch, caplog):
+    import aac.processing.items as items_mod
+
+    real = items_mod.segment_document
+
+    def failing(content, path):
+        if path == "bad/CLAUDE.md":
+            raise RuntimeError("segmenter bug")
+        return real(content, path)
+
+    monkeypatch.setattr(items_mod, "segment_document", failing)
+    warnings: dict = {}
+    records = [("a1", "bad/CLAUDE.md", "- never push"), ("a2", ".cursor/rules/x.mdc", MDC)]
+    rows = [r for b in itemize_many(records, classifier=CountingClassifier(), warnings=warnings) for r in b.to_pylist()]
+    assert {r["artifact_id"] for r in rows} == {"a2"} and len(rows) == 3  # the glob, two bullets
+    assert warnings["a1"] == ("segmentation_failed",)
+    assert "bad/CLAUDE.md" in caplog.text and "RuntimeError" in caplog.text

@@ -49,3 +49,9 @@ def test_malformed_front_matter_keeps_the_file_and_records_it():
     assert unclosed.kept and "front_matter_invalid" in unclosed.fixes
     good = normalize("---\ndescription: x\nalwaysApply: true\n---\n- rule\n")
     assert good.kept and "front_matter_invalid" not in good.fixes
+
+
+def test_front_matter_yaml_cannot_build_is_malformed_not_a_crash():
+    # valid YAML syntax whose timestamp does not exist: PyYAML raises ValueError, not YAMLError
+    n = normalize("---\ndescription: x\ndate: 2024-13-45\n---\n- rule\n")
+    assert n.kept and "front_matter_invalid" in n.fixes

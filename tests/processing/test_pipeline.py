@@ -211,3 +211,25 @@ def test_process_workers_keep_the_classifier_in_one_process_each():
     from aac.processing.pipeline import ordered_map
 
     assert list(ordered_map(_classify_workers_seen, range(3), workers=2)) == ["1", "1", "1"]
+
+
+def test_a_step_that_raises_on_one_file_drops_that_file_with_a_reason(tmp_path, monkeypatch, caplog):
+    from aac.processing import pipeline
+
+    real = pipeline.tagging.tag
+
+    def failing(repo, path, text):
+        if path == "CLAUDE.md" and repo == "o/bad":
+            raise RuntimeError("tagger bug: sk-secretvalue")
+        return real(repo, path, text)
+
+    monkeypatch.setattr(pipeline.tagging, "tag", failing)
+    corpus = Corpus(tmp_path)
+    load_records(corpus, [{"repo": "o/bad", "path": "CLAUDE.md", "content": "- Never push to main.\n", "license_spdx": "MIT"},
+                          {"repo": "o/good", "path": "CLAUDE.md", "content": "- Run the tests.\n", "license_spdx": "MIT"}])
+    run(corpus, ProcessConfig(workers=1))
+    arts = {r["repo"]: r for r in corpus.read("artifacts").to_pylist()}
+    assert arts["o/bad"]["status"] == "dropped" and arts["o/bad"]["drop_reason"] == "processing_error"
+    assert arts["o/bad"]["content"] is None
+    assert arts["o/good"]["status"] == "kept"
+    assert "o/bad:CLAUDE.md" in caplog.text and "RuntimeError" in caplog.text and "sk-secretvalue" not in caplog.text
