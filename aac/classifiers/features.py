@@ -295,6 +295,7 @@ def featurize_two_stage(items: Sequence[ItemInput], n_features: int = N_FEATURES
 
 
 MAX_TEXTS = 100_000  # texts whose features are kept (about 1 KB each, 0.1 GB in all); the cache starts over when full
+MAX_CACHED_CHARS = 1_000  # longer texts (code blocks, long paragraphs) rarely repeat and would bloat it: not kept
 
 
 def _hashed(tokens: Iterable[str], mask: int) -> tuple[int, ...]:
@@ -310,9 +311,10 @@ def _text_ids(key: tuple[str, bool, int]) -> tuple:
     # compact: ids as a C array, words shared with every other text that has them (about 1 KB a text, not 3)
     part = (array("i", _hashed(toks, mask)), array("i", _hashed(risk, mask)), [intern(w) for w in words], shape,
             risk_shape)
-    if len(_TEXT_IDS) >= MAX_TEXTS:
-        _TEXT_IDS.clear()
-    _TEXT_IDS[key] = part
+    if len(raw) <= MAX_CACHED_CHARS:
+        if len(_TEXT_IDS) >= MAX_TEXTS:
+            _TEXT_IDS.clear()
+        _TEXT_IDS[key] = part
     return part
 
 

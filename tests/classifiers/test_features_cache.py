@@ -30,7 +30,9 @@ def _rows(idx, ptr):
 
 def _items():
     gold = [d.item for d in load_gold(shared_data() / "gold_dev.jsonl")]
-    texts = [g.text for g in gold[:60]] + ["Never push to main.", "**DO NOT** delete `prod.db`", "```bash\nrm -rf /\n```"]
+    long_text = "Never delete the prod database. " * 60  # past MAX_CACHED_CHARS: featurised every time, never kept
+    texts = [g.text for g in gold[:60]] + ["Never push to main.", "**DO NOT** delete `prod.db`", "```bash\nrm -rf /\n```",
+                                           long_text]
     sections = [(), ("Safety",), ("Project", "Never commit"), ("Style", "Naming"), ("安全规则",), ("Rules",)]
     kinds = ["line", "code", "paragraph"]
     # every text under several headings and kinds, in an order that repeats texts far apart
@@ -59,6 +61,7 @@ def test_eviction_and_warm_cache_change_nothing(monkeypatch):
     for a, b, c in zip(cold, warm, evicting):
         assert np.array_equal(a, b) and np.array_equal(a, c)
     assert len(features._TEXT_IDS) <= 7
+    assert all(len(key[0]) <= features.MAX_CACHED_CHARS for key in features._TEXT_IDS)
     plain: list[list[str]] = []
     for item in items:
         item_tokens(item, words_out=plain)
