@@ -39,7 +39,7 @@ def _items():
     return [ItemInput(t, s, k) for (s, k), t in itertools.product(itertools.product(sections, kinds), texts)] + gold
 
 
-def test_batch_features_equal_each_items_own(monkeypatch):
+def test_batch_features_equal_each_items_own():
     features.clear_caches()
     items = _items()
     for n_features in (N_FEATURES, 1 << 10):  # a small space makes text and heading buckets collide
