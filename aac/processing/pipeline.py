@@ -412,8 +412,8 @@ def _reused_batches(corpus: Corpus, reuse: dict[str, str], repos: dict[str, dict
 
 
 def _final_batches(stage_dir: Path, decisions: pa.Table, cfg: ProcessConfig, report: ProcessReport) -> Iterator[pa.Table]:
-    """The artifacts table: each staged part with the dedupe decisions applied, column by column (Arrow compute, no
-    Python loop per row: the paper-size corpus has 400k rows)."""
+    """The artifacts table: each staged part with the dedupe decisions applied, column by column with Arrow compute
+    (only the id lookup is per row: the paper-size corpus has 400k rows)."""
     row_of = {a: i for i, a in enumerate(decisions.column("artifact_id").to_pylist())}  # built once, not per part
     for part in sorted(stage_dir.glob("part-*.parquet")):
         t = pq.read_table(part)
