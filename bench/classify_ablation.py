@@ -6,11 +6,15 @@ threshold): folds hold out whole repositories (gold) / whole rules (phrasing); t
 are in every training fold and never scored. Each row averages ``--seeds`` shuffles of the folds (one 5-fold split
 moves C precision by +-0.05 on 31 gold constraints). The C threshold of each row is its best out-of-fold F-beta.
 
-usage: python bench/classify_ablation.py [--seeds 3] [--variants shipped,previous,...] [--holdout repo|item]
+usage: python bench/classify_ablation.py [--seeds 3] [--variants shipped,previous,...] [--holdout repo|item|seen]
   (variants combine with "+", e.g. srcbal1+softc1; --holdout item: folds hold out single gold items and keep the
-  annotated items of their files in training, how the model meets new items of files already in the corpus)
-  shipped      FitOptions(): the package's 5,920 annotated sample items in every fold that keeps their repository
-               (weight 1, 0.15 in the constraint stage), the mean word vector x3 in the constraint stage, threshold by
+  annotated items of their files in training, how the model meets new items of files already in the corpus;
+  --holdout seen: the same folds, but an annotator's blind label of each gold item's own text
+  (bench/data/annotated_gold_checks.jsonl, the first one) trains every fold, as for an item of the sample whose text
+  the annotated sample already holds: the package's annotated sample now covers every distinct segmented item of
+  agent_configs_sample.jsonl except gold_dev's)
+  shipped      FitOptions(): the package's 11,196 annotated sample items in every fold that keeps their repository
+               (weight 0.5 in both stages), the mean word vector x3 in the constraint stage, threshold by
                F2, and: two stages (constraint stage over words + risk features, C=1, classes balanced half way towards
                each source's own balance (power 0.5), gold items' C targets half from the two annotators' votes; P/B/F/E
                stage = logistic regression averaged with multinomial naive Bayes, alpha 0.3), 252 examples
@@ -191,13 +195,34 @@ def _patches(name: str) -> list[tuple[object, str, object]]:
     return out
 
 
+def _seen_rows(dev) -> list:
+    """Gold items again, labelled by an annotator of the annotated sample instead of the adjudicators: the
+    ``--holdout seen`` rows (source ``annotated``, so never scored)."""
+    first: dict[str, str] = {}
+    for line in (Path(__file__).resolve().parent / "data" / "annotated_gold_checks.jsonl").read_text().splitlines():
+        if line.strip():
+            row = json.loads(line)
+            first.setdefault(row["gold_id"], row["label"])
+    return [replace(d, label=first[d.extra["id"]], source="annotated", extra={"id": d.extra["id"], "seen": True})
+            for d in dev if d.source == "gold" and d.extra.get("id") in first]
+
+
+def _with_seen_rows(fold_splits):
+    """training.fold_splits with the ``seen`` rows in every training fold."""
+    def splits(data, opts, seed=None, holdout="repo"):
+        seen = np.flatnonzero([bool((d.extra or {}).get("seen")) for d in data])
+        return [(np.union1d(tr, seen), te) for tr, te in fold_splits(data, opts, seed, "item")]
+    return splits
+
+
 def run(name, dev, seeds, holdout="repo"):
     opts, own, extra, feats = variant(name)
-    data = [*own, *extra, *dev]
+    data = [*own, *extra, *(_seen_rows(dev) if holdout == "seen" else []), *dev]
     saved = training._matrices
     if feats:
         training._matrices = _constraint_features(feats)
-    patches = _patches(name)
+    patches = _patches(name) + ([(training, "fold_splits", _with_seen_rows(training.fold_splits))]
+                                if holdout == "seen" else [])
     undo = [(mod, attr, getattr(mod, attr)) for mod, attr, _ in patches]
     for mod, attr, value in patches:
         setattr(mod, attr, value)
@@ -227,13 +252,14 @@ def main() -> None:
     ap.add_argument("--variants", default="shipped,pooled,srcbal0,srcbal0.75,srcbal1,softc0,softc1,srcbal1+softc1,"
                                           "softtype0.5,cnb0.2,typesrc0.5,typesrc1,hardstakes,targeted,lr,nb,nbblend0.4,nbblend0.6,nbalpha0.2,nbalpha0.4,typereg0.5,typereg2,"
                                           "previous,single,norisk,riskonly,oldexamples,heldout,beta1,beta2,creg0.1,creg0.3")
-    ap.add_argument("--holdout", choices=training.HOLDOUTS, default="repo",
+    ap.add_argument("--holdout", choices=(*training.HOLDOUTS, "seen"), default="repo",
                     help="repo: folds hold out whole repositories; item: single gold items, their files' annotated "
                          "items kept in training (training.fold_splits)")
     args = ap.parse_args()
     dev = load_gold(shared_data() / "gold_dev.jsonl") + load_phrasing(shared_data() / "phrasing_dev.jsonl")
-    what = "whole repositories" if args.holdout == "repo" else "single gold items"
-    print(f"grouped CV ({what} held out), {args.seeds} shuffles of 5 folds over {len(dev)} dev items; "
+    what = {"repo": "whole repositories held out", "item": "single gold items held out",
+            "seen": "single gold items held out, an annotator's label of each one's text kept in training"}[args.holdout]
+    print(f"grouped CV ({what}), {args.seeds} shuffles of 5 folds over {len(dev)} dev items; "
           "own examples in every training fold")
     print(f"{'variant':12} {'C-rec':>6} {'C-prec':>6} {'C-F1':>6} {'mF1':>6} {'acc':>6} | decl  distr->C | F1 P B F E")
     for v in args.variants.split(","):

@@ -1,0 +1,44 @@
+"""bench/classify_ablation.py --holdout seen: gold items come back as annotated rows with an annotator's label of
+their text, and those rows train every fold while the gold rows are still held out one by one."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import numpy as np
+
+from aac.classifiers import training
+from aac.classifiers.datasets import load_gold, own_examples
+from aac.classifiers.training import FitOptions
+
+_PATH = Path(__file__).resolve().parents[2] / "bench" / "classify_ablation.py"
+
+
+def _bench():
+    spec = importlib.util.spec_from_file_location("classify_ablation", _PATH)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_seen_rows_carry_the_annotator_label_and_train_every_fold(gold_path):
+    bench = _bench()
+    gold = load_gold(gold_path)
+    checks = {}
+    for line in (_PATH.parent / "data" / "annotated_gold_checks.jsonl").read_text().splitlines():
+        row = json.loads(line)
+        checks.setdefault(row["gold_id"], row["label"])
+    seen = bench._seen_rows(gold)
+    assert len(seen) == sum(d.extra["id"] in checks for d in gold) > 300
+    assert all(s.source == "annotated" and s.label == checks[s.extra["id"]] for s in seen)
+    assert any(s.label != g.label for s, g in zip(seen, [d for d in gold if d.extra["id"] in checks]))
+
+    data = [*own_examples(), *seen[:20], *gold[:60]]
+    splits = bench._with_seen_rows(training.fold_splits)(data, FitOptions(), seed=1, holdout="seen")
+    rows = np.flatnonzero([bool((d.extra or {}).get("seen")) for d in data])
+    assert len(splits) == 5 and len(rows) == 20
+    held = np.concatenate([te for _, te in splits])
+    assert sorted(held) == [k for k, d in enumerate(data) if d.source == "gold"]  # each gold item once
+    assert all(set(rows) <= set(tr) and not set(rows) & set(te) for tr, te in splits)
