@@ -94,7 +94,8 @@ def annotated_item_id(text: str) -> str:
 
 
 def packaged_annotations() -> Path:
-    """The package's annotated sample: labels (no text) of 5,920 segmented items of agent_configs_sample.jsonl."""
+    """The package's annotated sample: labels (no text) of 11,196 segmented items of agent_configs_sample.jsonl (every
+    distinct one but gold_dev's)."""
     return Path(str(resources.files("aac.classifiers").joinpath("data/annotated_sample.jsonl")))
 
 

@@ -42,8 +42,8 @@ class FitOptions:
     soft_c: float = 0.5  # share of the two annotators' votes in a gold item's C target (0: adjudicated label only)
     soft_type: float = 0.0  # weight moved from a gold item's P/B/F/E label to an annotator's other non-C vote
     c_source_balance: float = 0.5  # constraint stage: 0 = classes balanced over all items, 1 = within each source
-    annotated_weight: float = 1.0  # sample weight of annotated sample items (datasets.load_annotated)
-    annotated_c_weight: float | None = 0.15  # their weight in the constraint stage (None: annotated_weight)
+    annotated_weight: float = 0.5  # sample weight of annotated sample items (datasets.load_annotated)
+    annotated_c_weight: float | None = 0.5  # their weight in the constraint stage (None: annotated_weight)
     word_vectors: float = 3.0  # scale of the item's mean word vector in the constraint stage (0: not used)
 
 

@@ -104,9 +104,9 @@ def test_eval_operators_on_real_sample_shows_the_headline_claims(sample_path, tm
     from aac.operators.evaluate import run
 
     rep = run(sample_path, limit=12)
-    for ratio, row in rep["compaction"].items():
-        if row["feasible"]:
-            assert row["strategies"]["TypeCompact"]["C"] == 1.0
+    kept = [row["strategies"]["TypeCompact"]["C"] for row in rep["compaction"].values() if row["feasible"]]
+    # None: at that budget only files without a constraint were feasible (nothing to keep)
+    assert all(c in (1.0, None) for c in kept) and kept.count(1.0) >= 4
     assert rep["locality"]["TypeDecompose"]["violations"] == 0
     assert rep["retrieval"]["systems"]["TypeRetrieve (BM25)"]["recall@50"] == 1.0
     from aac.operators.plots import draw
