@@ -17,6 +17,19 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
 
 
+@pytest.fixture(scope="session")
+def load_bench():
+    """Import a script of bench/ as a module (bench/ is not a package), so its helpers are tested like the package's."""
+    import importlib.util
+
+    def load(name: str):
+        spec = importlib.util.spec_from_file_location(name, REPO_ROOT / "bench" / f"{name}.py")
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        return mod
+    return load
+
+
 def shared_file(name: str) -> Path:
     path = SHARED_DATA / name
     if not path.exists():

@@ -3,7 +3,6 @@ their text, and those rows train every fold while the gold rows are still held o
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
@@ -13,21 +12,12 @@ from aac.classifiers import training
 from aac.classifiers.datasets import load_gold, own_examples
 from aac.classifiers.training import FitOptions
 
-_PATH = Path(__file__).resolve().parents[2] / "bench" / "classify_ablation.py"
 
-
-def _bench():
-    spec = importlib.util.spec_from_file_location("classify_ablation", _PATH)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-def test_seen_rows_carry_the_annotator_label_and_train_every_fold(gold_path):
-    bench = _bench()
+def test_seen_rows_carry_the_annotator_label_and_train_every_fold(gold_path, load_bench):
+    bench = load_bench("classify_ablation")
     gold = load_gold(gold_path)
     checks = {}
-    for line in (_PATH.parent / "data" / "annotated_gold_checks.jsonl").read_text().splitlines():
+    for line in (Path(bench.__file__).parent / "data" / "annotated_gold_checks.jsonl").read_text().splitlines():
         row = json.loads(line)
         checks.setdefault(row["gold_id"], row["label"])
     seen = bench._seen_rows(gold)

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import importlib.util
 from dataclasses import replace
-from pathlib import Path
 
 import numpy as np
 
@@ -13,15 +11,6 @@ from aac.classifiers.base import ItemInput
 from aac.classifiers.datasets import own_examples
 from aac.classifiers.training import FitOptions
 
-_PATH = Path(__file__).resolve().parents[2] / "bench" / "classify_teacher.py"
-
-
-def _bench():
-    spec = importlib.util.spec_from_file_location("classify_teacher", _PATH)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
 
 def _data():
     own = own_examples()
@@ -29,8 +18,8 @@ def _data():
     return own[90:] + dev
 
 
-def test_distillation_with_zero_weight_reproduces_the_shipped_out_of_fold_probabilities():
-    bench, data, opts = _bench(), _data(), FitOptions(folds=3)
+def test_distillation_with_zero_weight_reproduces_the_shipped_out_of_fold_probabilities(load_bench):
+    bench, data, opts = load_bench("classify_teacher"), _data(), FitOptions(folds=3)
     pool = [ItemInput("Never push to main."), ItemInput("We use pnpm.")]
     teacher = [np.full((2, 5), 0.2)] * 3
     P = training.out_of_fold_proba(data, opts, seed=1)
@@ -39,8 +28,8 @@ def test_distillation_with_zero_weight_reproduces_the_shipped_out_of_fold_probab
     assert ok.sum() == 90 and np.allclose(P[ok], D[ok], atol=0.01)
 
 
-def test_bucketed_batches_cover_every_row_once_with_similar_lengths():
-    bench = _bench()
+def test_bucketed_batches_cover_every_row_once_with_similar_lengths(load_bench):
+    bench = load_bench("classify_teacher")
     lens = np.arange(100)[::-1]
     batches = bench._bucketed(np.random.default_rng(0), lens, 8)
     assert sorted(np.concatenate(batches)) == list(range(100)) and max(map(len, batches)) <= 8
