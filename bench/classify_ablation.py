@@ -254,7 +254,8 @@ def main() -> None:
                                           "previous,single,norisk,riskonly,oldexamples,heldout,beta1,beta2,creg0.1,creg0.3")
     ap.add_argument("--holdout", choices=(*training.HOLDOUTS, "seen"), default="repo",
                     help="repo: folds hold out whole repositories; item: single gold items, their files' annotated "
-                         "items kept in training (training.fold_splits)")
+                         "items kept in training (training.fold_splits); seen: as item, with an annotator's label of "
+                         "each gold item's own text in every training fold")
     args = ap.parse_args()
     dev = load_gold(shared_data() / "gold_dev.jsonl") + load_phrasing(shared_data() / "phrasing_dev.jsonl")
     what = {"repo": "whole repositories held out", "item": "single gold items held out",
