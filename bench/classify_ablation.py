@@ -27,6 +27,8 @@ usage: python bench/classify_ablation.py [--seeds 3] [--variants shipped,previou
   softtype0.5, softtype1  weight moved to an annotator's other P/B/F/E vote in the type stage
   cnb0.2, cnb0.5  share of a binary naive Bayes in the constraint stage
   typesrc0.5, typesrc1  P/B/F/E classes balanced part / all the way towards each source's own balance
+  nodomain     the risk families without their words for regulated domains (risk.DOMAIN_STAKES: law, finance,
+               medicine, personal records, physical harm)
   hardstakes   + harder stake sub-families (forced pushes / protected branches, attacks / leaks, production /
                customers), crossed with force like the other stakes
   targeted     + 44 written examples aimed at the diagnosed false positives (strongly worded P/B/F items about
@@ -144,7 +146,7 @@ def _apply(name, opts, own, extra, feats):
     elif name.startswith(tuple(p for p, _ in NUMERIC_VARIANTS)):
         prefix, option = next((p, o) for p, o in NUMERIC_VARIANTS if name.startswith(p))
         opts = replace(opts, **{option: float(name[len(prefix):])})
-    elif name != "shipped" and not name.startswith("typesrc") and name != "hardstakes":  # patched in run()
+    elif name != "shipped" and not name.startswith("typesrc") and name not in ("hardstakes", "nodomain", "widefact"):  # patched
         raise SystemExit(f"unknown variant {name}")
     return opts, own, extra, feats
 
@@ -192,6 +194,15 @@ def _patches(name: str) -> list[tuple[object, str, object]]:
             fams = risk._FAMILIES + tuple((n, re.compile(p)) for n, p in _HARD_STAKES)
             out += [(risk, "_FAMILIES", fams), (risk, "STAKES", risk.STAKES + tuple(n for n, _ in _HARD_STAKES)),
                     (risk, "_ANY", re.compile("|".join(f"(?:{p.pattern})" for _, p in fams)))]
+        elif part == "widefact":  # more verbs of a plain statement of fact
+            more = r"\b(?:caus(?:e|es)|carr(?:y|ies)|belongs?|counts?|rel(?:y|ies)|represents?|manages?|falls?|affects?|"\
+                   r"triggers?|means|governs?|appl(?:y|ies)|covers?|protects?)\b"
+            fams = tuple((n, re.compile(p.pattern + "|" + more) if n == "fact" else p) for n, p in risk._FAMILIES)
+            out += [(risk, "_FAMILIES", fams),
+                    (risk, "_ANY", re.compile("|".join(f"(?:{p.pattern})" for _, p in fams)))]
+        elif part == "nodomain":  # the risk families without their regulated-domain words
+            fams, any_family = risk.compile_families(domain=False)
+            out += [(risk, "_FAMILIES", fams), (risk, "_ANY", any_family)]
     return out
 
 
@@ -250,7 +261,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seeds", type=int, default=3)
     ap.add_argument("--variants", default="shipped,pooled,srcbal0,srcbal0.75,srcbal1,softc0,softc1,srcbal1+softc1,"
-                                          "softtype0.5,cnb0.2,typesrc0.5,typesrc1,hardstakes,targeted,lr,nb,nbblend0.4,nbblend0.6,nbalpha0.2,nbalpha0.4,typereg0.5,typereg2,"
+                                          "softtype0.5,cnb0.2,typesrc0.5,typesrc1,nodomain,hardstakes,targeted,lr,nb,nbblend0.4,nbblend0.6,nbalpha0.2,nbalpha0.4,typereg0.5,typereg2,"
                                           "previous,single,norisk,riskonly,oldexamples,heldout,beta1,beta2,creg0.1,creg0.3")
     ap.add_argument("--holdout", choices=(*training.HOLDOUTS, "seen"), default="repo",
                     help="repo: folds hold out whole repositories; item: single gold items, their files' annotated "
