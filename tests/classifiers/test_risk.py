@@ -34,6 +34,24 @@ def test_declarative_statement_about_something_at_stake():
     assert "rdecl:destroy" in toks
 
 
+def test_stakes_of_regulated_domains_are_stakes():
+    # written for this test, in domains the dev files do not show
+    toks = risk_tokens(ItemInput("The vendor is in active litigation with our parent company."))
+    assert "rdecl:legal" in toks
+    assert "health" in text_families("Warfarin has dangerous side effects with aspirin.")
+    assert "privacy" in text_families("Passport scans sit in the onboarding folder.")
+
+
+def test_domain_words_can_be_left_out_for_the_ablation():
+    from aac.classifiers.risk import compile_families
+
+    narrow, narrow_any = compile_families(domain=False)
+    wide, _ = compile_families()
+    assert [n for n, _ in narrow] == [n for n, _ in wide]
+    assert not narrow_any.search("litigation")
+    assert any(p.search("litigation") for n, p in wide if n == "legal")
+
+
 def test_cjk_and_other_languages_fire_the_same_families():
     assert {"prohibit", "secret"} <= text_families("不要把 API 密钥写进代码。")
     assert {"prohibit", "secret"} <= text_families("Niemals Zugangsdaten ins Repository committen.")
