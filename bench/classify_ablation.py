@@ -146,7 +146,7 @@ def _apply(name, opts, own, extra, feats):
     elif name.startswith(tuple(p for p, _ in NUMERIC_VARIANTS)):
         prefix, option = next((p, o) for p, o in NUMERIC_VARIANTS if name.startswith(p))
         opts = replace(opts, **{option: float(name[len(prefix):])})
-    elif name != "shipped" and not name.startswith("typesrc") and name not in ("hardstakes", "nodomain", "widefact"):  # patched
+    elif name != "shipped" and not name.startswith("typesrc") and name not in ("hardstakes", "nodomain"):  # patched
         raise SystemExit(f"unknown variant {name}")
     return opts, own, extra, feats
 
@@ -193,12 +193,6 @@ def _patches(name: str) -> list[tuple[object, str, object]]:
         elif part == "hardstakes":  # harder stake sub-families, crossed with force like the others
             fams = risk._FAMILIES + tuple((n, re.compile(p)) for n, p in _HARD_STAKES)
             out += [(risk, "_FAMILIES", fams), (risk, "STAKES", risk.STAKES + tuple(n for n, _ in _HARD_STAKES)),
-                    (risk, "_ANY", re.compile("|".join(f"(?:{p.pattern})" for _, p in fams)))]
-        elif part == "widefact":  # more verbs of a plain statement of fact
-            more = r"\b(?:caus(?:e|es)|carr(?:y|ies)|belongs?|counts?|rel(?:y|ies)|represents?|manages?|falls?|affects?|"\
-                   r"triggers?|means|governs?|appl(?:y|ies)|covers?|protects?)\b"
-            fams = tuple((n, re.compile(p.pattern + "|" + more) if n == "fact" else p) for n, p in risk._FAMILIES)
-            out += [(risk, "_FAMILIES", fams),
                     (risk, "_ANY", re.compile("|".join(f"(?:{p.pattern})" for _, p in fams)))]
         elif part == "nodomain":  # the risk families without their regulated-domain words
             fams, any_family = risk.compile_families(domain=False)
