@@ -154,7 +154,6 @@ class CrawlEngine:
         self.on_request = on_request
         self.reserve = reserve
         self.file_sizes = file_sizes
-        self.smallest_first = False
         self._unverified: list[tuple[str, RangeResult, Sink]] = []
 
     # ---- pages -------------------------------------------------------------------------------------
@@ -330,37 +329,3 @@ class CrawlEngine:
             pass
         self._finish(plan)
         return plan
-
-    def crawl_queries(self, queries: list[str], sink: Sink,
-                      done: Callable[[str], list[tuple[SizeRange, int]]] | None = None,
-                      root_total: Callable[[str], int | None] | None = None,
-                      on_query: Callable[[str], None] | None = None,
-                      on_query_done: Callable[[str], None] | None = None) -> None:
-        """All queries, smallest first: every root is probed once (small queries finish right there), then the
-        big ones are swept in increasing size, so the loss model and size prior are learned on the cheap
-        queries before the expensive ones rely on them."""
-        plans: dict[str, SweepPlan] = {}
-        for q in queries:
-            plan = SweepPlan(self.model, self.prior, done=done(q) if done else None,
-                             root_total=root_total(q) if root_total else None)
-            plans[q] = plan
-            if not plan.leaves and plan.root_estimate is None and not plan.finished:
-                if on_query:
-                    on_query(q)
-                self._step(q, plan, sink)
-            if plan.finished:
-                self._finish(plan)
-                if on_query_done:
-                    on_query_done(q)
-        rest = [q for q in queries if not plans[q].finished]
-        if self.smallest_first:
-            rest.sort(key=lambda q: (plans[q].size_estimate(), queries.index(q)))
-        for q in rest:
-            if on_query:
-                on_query(q)
-            plan = plans[q]
-            while self._step(q, plan, sink):
-                pass
-            self._finish(plan)
-            if on_query_done:
-                on_query_done(q)
