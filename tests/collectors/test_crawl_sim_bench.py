@@ -30,3 +30,20 @@ def test_reverse_order_crawl_finds_every_file(bench):
     row = bench.run_seed(seed=5, files=800, order="reverse")
     assert row["recall"] == 1.0
     assert row["requests"] >= row["bound"] > 0
+
+
+def test_exact_seeds_hold_the_asked_count_and_tile_the_axis(bench):
+    sizes = [5, 5, 5, 7, 9, 9, 12, 40, 41, 41, 41, 300, 2_000, 2_000]
+    ranges = bench.exact_seeds(sizes, 3)
+    assert ranges[0].lo == 0 and ranges[-1].hi == bench.MAX_INDEXED
+    assert all(a.hi == b.lo for a, b in zip(ranges, ranges[1:]))  # contiguous, so the axis is covered once
+    counts = [sum(r.lo <= x < r.hi for x in sizes) for r in ranges]
+    assert sum(counts) == len(sizes)
+    # files of one size stay together: a range ends before a tie that would not fit (the three files of 41 bytes)
+    assert counts == [3, 3, 2, 3, 3]
+
+
+def test_seeded_crawl_finds_every_file_with_no_split(bench):
+    row = bench.run_seed(seed=5, files=800, seeded=90)
+    assert row["recall"] == 1.0
+    assert row["parts"]["split probes"] == 0
