@@ -25,13 +25,17 @@ saves half the split probes but costs more leaf pages, as no random sample of th
 1.315 / 1.347.
 ``--seeded T`` seeds every query with ranges holding exactly T files by the emulator's index, as a refresh seeded
 from a previous crawl nearly does: it measures the partitioner when every count is known (4 seeds, 2026-12-04):
-T=490 1.084 (worst 1.092), T=460 1.152, against 1.302 for a fresh crawl. So the fresh crawl's overhead is not in
+T=490 1.084 (worst 1.092), T=460 1.152, against 1.302 for a fresh crawl. So a fresh crawl's overhead is not in
 its paging, checking or splitting but in what it cannot know before asking: a candidate's count, predicted from
-the query's own sizes below the sweep, the size prior and the root probe's sample, misses by about 13 % (median
-absolute error x 1.48; RMS 27 % with the template clusters' tails) where Poisson noise alone is 5 %, and
-``total_count`` (an undercount by a factor of 0.6-1.0) cannot narrow it. With misses that wide a leaf aims under a
-page boundary with a margin (about 390 files, not 490), and the early leaves that still overshoot the loss size
-pay a check.
+the query's own sizes below the sweep times the size prior's shape (learned from the other queries), misses by
+about 13 % (median absolute error x 1.48, seeds 0-1; RMS 27 % with its tails), where Poisson noise alone is 5 %
+and ``total_count`` (an undercount by a factor of 0.6-1.0) cannot narrow it. Most of the miss is the query's shape
+differing from the other queries' (measured offline on seed 0, the same sweep with each query's own smoothed
+shape in place of the prior misses by 7-8 %; that smoothed shape puts ~400-file ranges within 5 % of their
+counts, so copied templates add little). ``--own-shape`` gives every query that
+oracle shape as its prior: 1.272 (worst 1.308) over seeds 0-15, so even a perfect estimate of each query's size
+distribution would leave a fresh crawl near 1.27: with misses of 7 % a leaf still aims under a page boundary with a
+margin (about 390 files, not 490), and the loss model still costs checks and each split query a root probe.
 """
 
 from __future__ import annotations
@@ -53,7 +57,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from aac.collectors.clock import VirtualClock  # noqa: E402
 from aac.collectors.collect import platform_queries  # noqa: E402
 from aac.collectors.crawl import CrawlEngine, Hit, NullSink, Page  # noqa: E402
-from aac.collectors.partition import MAX_INDEXED, SizeRange  # noqa: E402
+from aac.collectors.partition import MAX_INDEXED, SizePrior, SizeRange  # noqa: E402
 from aac.collectors.emulator import generate_snapshot  # noqa: E402
 from aac.collectors.emulator.api import EmulatorApi  # noqa: E402
 from aac.collectors.emulator.profiles import GITHUB  # noqa: E402
@@ -90,7 +94,19 @@ def exact_seeds(sizes: list[int], per_leaf: int) -> list[SizeRange]:
     return [SizeRange(a, b) for a, b in zip(cuts, [*cuts[1:], MAX_INDEXED])]
 
 
-def run_seed(seed: int, files: int, order: str = "registry", seeded: int = 0) -> dict:
+def own_shape(sizes: list[int]) -> SizePrior:
+    """A size prior holding the query's own exact sizes, smoothed (an oracle no crawl has)."""
+    prior = SizePrior(default=not sizes)
+    prior.KERNEL = OWN_SHAPE_KERNEL
+    if sizes:
+        prior.add_query([], sizes)
+    return prior
+
+
+OWN_SHAPE_KERNEL = 0.15  # wide enough that the shape does not hold the exact counts of ~400-file ranges
+
+
+def run_seed(seed: int, files: int, order: str = "registry", seeded: int = 0, oracle_shape: bool = False) -> dict:
     api = EmulatorApi(list(generate_snapshot(files, seed)), PROFILE, seed, VirtualClock())
     queries = ordered([q for _, q in platform_queries()], order)
     want = {(f.repo_lower, f.path) for q in queries for f in api.index.match(parse_query(q))}
@@ -111,8 +127,10 @@ def run_seed(seed: int, files: int, order: str = "registry", seeded: int = 0) ->
     sink = NullSink()
     t0 = time.time()
     for q in queries:
-        seeds = exact_seeds([f.size for f in api.index.match(parse_query(q))], seeded) if seeded else None
-        engine.crawl_query(q, sink, seeds=seeds)
+        sizes = [f.size for f in api.index.match(parse_query(q))]
+        if oracle_shape:
+            engine.prior = own_shape(sizes)
+        engine.crawl_query(q, sink, seeds=exact_seeds(sizes, seeded) if seeded else None)
     got = {(repo.lower(), path) for repo, path in sink.hits}
     st, lb = engine.stats, math.ceil(len(want) / 100)
     ideal = per_query_ideal(api.index, queries)
@@ -141,17 +159,21 @@ def main() -> None:
     ap.add_argument("--seeded", type=int, default=0, metavar="T",
                     help="seed every query with ranges holding exactly T files by the emulator's index (what the "
                          "partitioner costs when every count is known; 0: a fresh crawl, as aac crawl runs)")
+    ap.add_argument("--own-shape", action="store_true",
+                    help="give every query a size prior made of its own exact sizes (smoothed): what a perfect "
+                         "estimate of each query's size distribution would buy a fresh crawl")
     args = ap.parse_args()
     seeds = parse_seeds(args.seeds)
     ordered([], args.order)  # a bad --order fails before any seed runs
     print(f"{args.files} generated files a seed, profile {PROFILE.name} (github minus rate limits, secondary limits, "
           f"5xx), {len(seeds)} seeds, query order {args.order}"
-          + (f", every query seeded with ranges of {args.seeded} files" if args.seeded else ""))
+          + (f", every query seeded with ranges of {args.seeded} files" if args.seeded else "")
+          + (", every query's own size shape as its prior" if args.own_shape else ""))
     print(f"{'seed':>4} {'recall':>8} {'requests':>9} {'bound':>6} {'ratio':>6} {'s':>4}  notes")
     rows = []
     with ProcessPoolExecutor(max_workers=max(1, args.workers)) as pool:
         for r in pool.map(run_seed, seeds, [args.files] * len(seeds), [args.order] * len(seeds),
-                          [args.seeded] * len(seeds)):
+                          [args.seeded] * len(seeds), [args.own_shape] * len(seeds)):
             rows.append(r)
             print(f"{r['seed']:>4} {r['recall']:>8.5f} {r['requests']:>9} {r['bound']:>6} {r['ratio']:>6.3f} "
                   f"{r['secs']:>4.0f}  {r['note']}", flush=True)

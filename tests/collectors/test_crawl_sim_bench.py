@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from aac.collectors.partition import MAX_INDEXED, u_of
+
 
 @pytest.fixture(scope="module")
 def bench(load_bench):
@@ -35,7 +37,7 @@ def test_reverse_order_crawl_finds_every_file(bench):
 def test_exact_seeds_hold_the_asked_count_and_tile_the_axis(bench):
     sizes = [5, 5, 5, 7, 9, 9, 12, 40, 41, 41, 41, 300, 2_000, 2_000]
     ranges = bench.exact_seeds(sizes, 3)
-    assert ranges[0].lo == 0 and ranges[-1].hi == bench.MAX_INDEXED
+    assert ranges[0].lo == 0 and ranges[-1].hi == MAX_INDEXED
     assert all(a.hi == b.lo for a, b in zip(ranges, ranges[1:]))  # contiguous, so the axis is covered once
     counts = [sum(r.lo <= x < r.hi for x in sizes) for r in ranges]
     assert sum(counts) == len(sizes)
@@ -47,3 +49,16 @@ def test_seeded_crawl_finds_every_file_with_no_split(bench):
     row = bench.run_seed(seed=5, files=800, seeded=90)
     assert row["recall"] == 1.0
     assert row["parts"]["split probes"] == 0
+
+
+def test_own_shape_prior_holds_the_querys_sizes(bench):
+    sizes = [900] * 50 + [1_100] * 50
+    prior = bench.own_shape(sizes)
+    inside = prior.mass(u_of(700), u_of(1_400))
+    assert inside / prior.mass(0.0, u_of(MAX_INDEXED)) > 0.8  # the floor spreads only a little elsewhere
+    assert bench.own_shape([]).ready  # an empty query keeps the default shape
+
+
+def test_own_shape_crawl_finds_every_file(bench):
+    row = bench.run_seed(seed=5, files=800, oracle_shape=True)
+    assert row["recall"] == 1.0
