@@ -28,9 +28,9 @@ from a previous crawl nearly does: it measures the partitioner when every count 
 T=490 1.084 (worst 1.092), T=460 1.152, against 1.302 for a fresh crawl. So a fresh crawl's overhead is not in
 its paging, checking or splitting but in what it cannot know before asking: a candidate's count, predicted from
 the query's own sizes below the sweep times the size prior's shape (learned from the other queries), misses by
-about 13 % (median absolute error x 1.48, seeds 0-1; RMS 27 % with its tails), where Poisson noise alone is 5 %
+13-15 % (median absolute error x 1.48, seeds 0-1; RMS 26-27 % with its tails), where Poisson noise alone is 5 %
 and ``total_count`` (an undercount by a factor of 0.6-1.0) cannot narrow it. Most of the miss is the query's shape
-differing from the other queries' (measured offline on seed 0, the same sweep with each query's own smoothed
+differing from the other queries' (measured offline on seeds 0-1, the same sweep with each query's own smoothed
 shape in place of the prior misses by 7-8 %; that smoothed shape puts ~400-file ranges within 5 % of their
 counts, so copied templates add little). ``--own-shape`` gives every query that
 oracle shape as its prior: 1.272 (worst 1.308) over seeds 0-15, so even a perfect estimate of each query's size
@@ -46,7 +46,7 @@ import math
 import random
 import sys
 import time
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from pathlib import Path
@@ -85,12 +85,16 @@ def exact_seeds(sizes: list[int], per_leaf: int) -> list[SizeRange]:
     """Ranges over [0, MAX_INDEXED) each holding ``per_leaf`` of the files whose exact ``sizes`` are given (the
     last one the rest; files of one size are never split): the leaves a crawl would ask if it knew every count."""
     sizes = sorted(sizes)
-    cuts = [0]
-    j = per_leaf
-    while j < len(sizes):
-        if sizes[j] > cuts[-1]:
-            cuts.append(sizes[j])
-        j = bisect_left(sizes, cuts[-1]) + per_leaf
+    cuts, start = [0], 0  # start: index of the current range's first file
+    while start + per_leaf < len(sizes):
+        cut = sizes[start + per_leaf]
+        if cut <= cuts[-1]:  # more files of the range's first size than fit: they make the range alone
+            after = bisect_right(sizes, cuts[-1])
+            if after >= len(sizes):
+                break
+            cut = sizes[after]
+        cuts.append(cut)
+        start = bisect_left(sizes, cut)
     return [SizeRange(a, b) for a, b in zip(cuts, [*cuts[1:], MAX_INDEXED])]
 
 

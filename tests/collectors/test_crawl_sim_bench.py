@@ -45,6 +45,13 @@ def test_exact_seeds_hold_the_asked_count_and_tile_the_axis(bench):
     assert counts == [3, 3, 2, 3, 3]
 
 
+@pytest.mark.parametrize("sizes", [[0] * 7, [4] * 7 + [9] * 2, [0, 0, 0, 0, 5, 6, 7, 8]])
+def test_exact_seeds_end_when_one_size_outnumbers_a_range(bench, sizes):
+    ranges = bench.exact_seeds(sizes, 3)
+    assert all(a.hi == b.lo for a, b in zip(ranges, ranges[1:])) and ranges[-1].hi == MAX_INDEXED
+    assert sum(sum(r.lo <= x < r.hi for x in sizes) for r in ranges) == len(sizes)
+
+
 def test_seeded_crawl_finds_every_file_with_no_split(bench):
     row = bench.run_seed(seed=5, files=800, seeded=90)
     assert row["recall"] == 1.0
