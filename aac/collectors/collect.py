@@ -347,6 +347,19 @@ def frontier_rows(corpus: Corpus) -> dict[str, dict[str, dict]]:
     return out
 
 
+def covered_platforms(corpus: Corpus) -> set[str] | None:
+    """Platforms every registry query of which the corpus' crawl swept to the end (its finished leaves tile the
+    size axis): only there does a file the crawl did not meet say the file is gone. None when the corpus holds no
+    crawl frontier (a collection of local checkouts reads every platform's files whole)."""
+    if not corpus.exists("crawl_queries"):
+        return None
+    rows = frontier_rows(corpus)
+    queries: dict[str, list[str]] = {}
+    for platform, query in platform_queries():
+        queries.setdefault(platform, []).append(query)
+    return {p for p, qs in queries.items() if all(_tiles(done_leaves(rows.get(q, {}))) for q in qs)}
+
+
 def learn_model(rows: dict[str, dict[str, dict]], model: LossModel) -> None:
     """Feed stored checks and leaf counts into the loss model (order-independent aggregates)."""
     for by_id in rows.values():

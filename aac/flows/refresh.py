@@ -13,13 +13,13 @@ from prefect.artifacts import create_markdown_artifact, create_table_artifact
 
 
 @task
-def merge_task(corpus: str, incoming: str, source: str) -> dict:
+def merge_task(corpus: str, incoming: str, source: str, platforms: list[str] | None = None) -> dict:
     from aac.refresh.versioning import merge_incoming
     from aac.store import Corpus
 
-    r = merge_incoming(Corpus(corpus), Corpus(incoming), process=None, source=source)
+    r = merge_incoming(Corpus(corpus), Corpus(incoming), process=None, source=source, platforms=platforms)
     return {"version": r.version, "added": r.added, "changed": r.changed, "removed": r.removed,
-            "unchanged": r.unchanged, "per_platform": r.per_platform}
+            "unchanged": r.unchanged, "per_platform": r.per_platform, "unjudged": list(r.unjudged)}
 
 
 @task(retries=1, retry_delay_seconds=[30])
@@ -64,12 +64,13 @@ def refresh_corpus(corpus: str = "data", api_url: str = "https://api.github.com"
 
         incoming = str(new_run_folder(corpus))
         crawl(api_url=api_url, corpus=incoming, platforms=platforms, previous=corpus, graphql_batch=graphql_batch)
-    result = merge_task(corpus, incoming, source=api_url if crawled_now else incoming)
+    result = merge_task(corpus, incoming, source=api_url if crawled_now else incoming, platforms=platforms)
     changed = result["added"] or result["changed"] or result["removed"]
     if process and (changed or processing_outdated_task(corpus)):  # a new model or processing code: redo stored work
         result["process"] = process_task(corpus)
     report_version(result)
-    print(f"version {result['version']}: +{result['added']} ~{result['changed']} -{result['removed']}")
+    print(f"version {result['version']}: +{result['added']} ~{result['changed']} -{result['removed']}"
+          + (f"; not judged for removal: {', '.join(result['unjudged'])}" if result["unjudged"] else ""))
     if publish:
         from aac.flows.publish import publish_corpus
 

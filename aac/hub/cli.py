@@ -95,7 +95,8 @@ def refresh(
                                 help="Crawl this REST API (GitHub, Enterprise or an emulator) into a fresh folder."),
     incoming: Path = typer.Option(None, "--incoming", help="Use a crawl already written to this corpus folder "
                                   "(e.g. by `aac crawl --corpus DIR`) instead of crawling."),
-    platform: list[str] = typer.Option(None, "--platform", "-p", help="Only these platforms (repeatable)."),
+    platform: list[str] = typer.Option(None, "--platform", "-p", help="Only these platforms (repeatable); files of "
+                                       "other platforms are left as they are, never marked removed."),
     process: bool = typer.Option(True, "--process/--no-process", help="Process what changed right after merging."),
     fetch_workers: int = typer.Option(None, "--fetch-workers", min=1,
                                       help="Parallel raw-content downloads per partition (default 8, or "
@@ -128,7 +129,7 @@ def refresh(
             raise typer.Exit(1)
         typer.echo(f"crawled into {incoming}: {summary.line()}")
     try:
-        report = merge_incoming(target, Corpus(incoming), process=None, source=source)
+        report = merge_incoming(target, Corpus(incoming), process=None, source=source, platforms=platform or None)
     except FileNotFoundError as exc:
         console.print(f"[red]{exc}[/red]")
         raise typer.Exit(1)
@@ -136,6 +137,8 @@ def refresh(
                f"unchanged={report.unchanged}")
     for name, counts in sorted(report.per_platform.items()):
         typer.echo(f"  {name}: " + " ".join(f"{k}={v}" for k, v in counts.items()))
+    if report.unjudged:
+        typer.echo(f"  not judged for removal (the crawl did not sweep them whole): {', '.join(report.unjudged)}")
     changed = bool(report.added or report.changed or report.removed)
     if process:
         from aac.processing.pipeline import processing_outdated, run

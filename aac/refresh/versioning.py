@@ -3,7 +3,9 @@
 A refresh compares the freshly crawled artifacts with the corpus by a content hash (the git blob sha GitHub
 reports, else ``content_sha256``, else the sha256 of the raw content): new and changed artifacts are
 (re)processed, unchanged ones keep their processed rows and items untouched, and artifacts no longer found get a
-tombstone (``removed_at`` + status ``removed``) instead of disappearing. Each run is a numbered version with one
+tombstone (``removed_at`` + status ``removed``) instead of disappearing - but only on platforms the crawl covered
+whole (every query of the platform swept to the end): a crawl of some platforms, or one killed half-way, says
+nothing about the files of the others. Each run is a numbered version with one
 ``changelog`` row per changed artifact and one ``versions`` row, written last as the commit marker, so a run
 killed half-way is simply run again (changelog rows are upserted by (version, artifact_id)).
 """
@@ -12,7 +14,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 import pyarrow as pa
@@ -77,9 +79,16 @@ def _keys(table: pa.Table) -> tuple[dict[str, str | None], set[str]]:
     return keys, removed
 
 
-def plan_refresh(current: pa.Table, crawled: pa.Table) -> RefreshPlan:
-    """Classify every artifact of ``current`` (the corpus) and ``crawled`` (the fresh crawl). Pure."""
+def plan_refresh(current: pa.Table, crawled: pa.Table, covered: set[str] | None = None) -> RefreshPlan:
+    """Classify every artifact of ``current`` (the corpus) and ``crawled`` (the fresh crawl). Pure.
+
+    ``covered``: the platforms the crawl swept whole; an artifact of another platform that the crawl did not
+    meet is not judged removed (None: the crawl covered every platform)."""
     old_hash, tombstoned = _keys(current)
+    unjudged: set[str] = set()
+    if covered is not None:
+        ids, platforms = current.column("artifact_id").to_pylist(), current.column("platform").to_pylist()
+        unjudged = {aid for aid, p in zip(ids, platforms) if p not in covered}
     new_hash, _ = _keys(crawled)
     added, changed, unchanged = [], [], []
     for aid in sorted(new_hash):
@@ -89,7 +98,7 @@ def plan_refresh(current: pa.Table, crawled: pa.Table) -> RefreshPlan:
             changed.append(aid)
         else:
             unchanged.append(aid)
-    removed = [aid for aid in sorted(old_hash) if aid not in new_hash and aid not in tombstoned]
+    removed = [aid for aid in sorted(old_hash) if aid not in new_hash and aid not in tombstoned and aid not in unjudged]
     return RefreshPlan(tuple(added), tuple(changed), tuple(removed), tuple(unchanged), old_hash, new_hash)
 
 
@@ -102,6 +111,7 @@ class VersionReport:
     unchanged: int
     processed: tuple[str, ...]
     per_platform: dict[str, dict[str, int]]
+    unjudged: tuple[str, ...] = ()  # platforms of the corpus the crawl did not cover whole: nothing removed there
 
 
 def _isin(table: pa.Table, column: str, values) -> pa.Array:
@@ -144,14 +154,16 @@ def _changelog(plan: RefreshPlan, version: int, rows: dict[str, dict], now: dt.d
 
 
 def apply_refresh(corpus: Corpus, crawled: pa.Table, process: Processor | None = None,
-                  now: dt.datetime | None = None, source: str = "crawl") -> VersionReport:
+                  now: dt.datetime | None = None, source: str = "crawl",
+                  covered: set[str] | None = None) -> VersionReport:
     """Merge ``crawled`` into ``corpus`` as the next version; only new/changed rows go through ``process``.
+    ``covered``: the platforms whose vanished artifacts may be tombstoned (see :func:`plan_refresh`).
 
     Without a processor, new and changed artifacts are stored raw with status ``collected`` and vanished ones as
     ``removed`` tombstones (their old items are dropped), which is what the processing step takes as input."""
     now = now or dt.datetime.now(dt.timezone.utc)
     current = current_state(corpus)
-    plan = plan_refresh(current, crawled)
+    plan = plan_refresh(current, crawled, covered)
     version = _next_version(corpus)
 
     meta_cols = ["artifact_id", "repo", "path", "platform"]
@@ -203,8 +215,14 @@ def apply_refresh(corpus: Corpus, crawled: pa.Table, process: Processor | None =
     corpus.upsert("versions", pa.Table.from_pylist([dict(
         version=version, created_at=now, source=source, added=len(plan.added), changed=len(plan.changed),
         removed=len(plan.removed), unchanged=len(plan.unchanged), live_artifacts=live)], schema=VERSIONS))
+    unjudged: tuple[str, ...] = ()
+    if covered is not None:
+        live = current.filter(pc.is_null(current.column("removed_at"))) if "removed_at" in current.column_names \
+            else current
+        unjudged = tuple(sorted({p or "unknown" for p in live.column("platform").to_pylist()} - set(covered)))
     return VersionReport(version, len(plan.added), len(plan.changed), len(plan.removed), len(plan.unchanged),
-                         tuple(fresh.column("artifact_id").to_pylist()) if process is not None else (), per_platform)
+                         tuple(fresh.column("artifact_id").to_pylist()) if process is not None else (), per_platform,
+                         unjudged)
 
 
 def adopt_frontier(corpus: Corpus, incoming: Corpus) -> None:
@@ -221,15 +239,24 @@ def adopt_frontier(corpus: Corpus, incoming: Corpus) -> None:
 
 
 def merge_incoming(corpus: Corpus, incoming: Corpus, process: Processor | None = None,
-                   now: dt.datetime | None = None, source: str = "crawl") -> VersionReport:
+                   now: dt.datetime | None = None, source: str = "crawl",
+                   platforms: Iterable[str] | None = None) -> VersionReport:
     """Refresh ``corpus`` from a crawl written into its own folder: repository metadata (licenses, stars) is
-    upserted first, then the artifacts are merged as the next version, then the crawl's frontier replaces
+    upserted first, then the artifacts are merged as the next version (removals judged only on the platforms
+    the crawl swept whole, by its ``crawl_queries`` frontier, and among ``platforms`` when given: a collection of
+    local checkouts has no frontier and says which platforms it read only through them), then the crawl's frontier replaces
     the corpus' (the seed of the next refresh) and its request validators join the corpus'."""
     if not incoming.exists("artifacts"):
         raise FileNotFoundError(f"no artifacts table under {incoming.root}: crawl into it first")
+    from aac.collectors.collect import covered_platforms
+
     if incoming.exists("repos"):
         corpus.upsert("repos", incoming.read("repos"))
-    report = apply_refresh(corpus, incoming.read("artifacts"), process=process, now=now, source=source)
+    covered = covered_platforms(incoming)
+    if platforms:
+        covered = set(platforms) if covered is None else covered & set(platforms)
+    report = apply_refresh(corpus, incoming.read("artifacts"), process=process, now=now, source=source,
+                           covered=covered)
     adopt_frontier(corpus, incoming)
     if incoming.exists("http_cache"):  # validators of a crawl that did not write them to the corpus itself
         corpus.upsert("http_cache", incoming.read("http_cache"))

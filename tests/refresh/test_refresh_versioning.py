@@ -131,3 +131,58 @@ def test_hashes_are_compared_with_the_raw_crawl_rows_not_the_redacted_ones(corpu
     corpus.replace("artifacts", processed.append_column("status", pa.array(["kept"] * raw.num_rows)))
     report = apply_refresh(corpus, crawl(FILES_V1), None, now=T2)
     assert (report.added, report.changed, report.removed, report.unchanged) == (0, 0, 0, 4)
+
+
+def test_a_crawl_of_some_platforms_removes_nothing_of_the_others(corpus):
+    apply_refresh(corpus, crawl(FILES_V1), RecordingProcessor(), now=T1)
+    only_cursor = {k: v for k, v in FILES_V1.items() if k[2] == "cursor"}  # a crawl of one platform, all unchanged
+    report = apply_refresh(corpus, crawl(only_cursor), RecordingProcessor(), now=T2, covered={"cursor"})
+    assert (report.added, report.changed, report.removed, report.unchanged) == (0, 0, 0, 1)
+    assert report.unjudged == ("agents", "claude")
+    assert corpus.sql("SELECT count(*) AS n FROM artifacts WHERE status = 'removed'").column("n")[0].as_py() == 0
+    # on a covered platform a vanished file is still removed
+    nothing = crawl(FILES_V1).slice(0, 0)
+    report = apply_refresh(corpus, nothing, RecordingProcessor(), now=T2, covered={"cursor"})
+    assert report.removed == 1 and report.unjudged == ("agents", "claude")
+
+
+def test_plan_judges_removal_only_on_covered_platforms():
+    old = crawl(FILES_V1)
+    nothing = old.slice(0, 0)
+    plan = plan_refresh(old, nothing, covered={"claude"})
+    assert set(plan.removed) == {artifact_id("a/x", "CLAUDE.md"), artifact_id("c/z", "CLAUDE.md")}
+    assert len(plan_refresh(old, nothing).removed) == 4  # None: the crawl covered every platform
+
+
+def test_covered_platforms_are_those_whose_every_query_was_swept_whole(tmp_path):
+    from aac.collectors.collect import covered_platforms, platform_queries
+    from aac.collectors.partition import MAX_INDEXED
+    from aac.schema import CRAWL_QUERIES
+    from aac.store import Corpus
+
+    inc = Corpus(tmp_path / "inc")
+    assert covered_platforms(inc) is None  # no frontier (a local collection): every platform
+    rows = []
+    for platform, query in platform_queries(["claude", "cursor"]):
+        cut = MAX_INDEXED if platform == "claude" else 1000  # cursor's sweep stopped at 1000 bytes
+        rows.append(dict(query_id=f"{query}:0", platform=platform, query=query, size_lo=0, size_hi=cut,
+                         fetched=5, state="done"))
+    inc.replace("crawl_queries", pa.Table.from_pylist(rows, schema=CRAWL_QUERIES))
+    assert covered_platforms(inc) == {"claude"}
+
+
+def test_aac_refresh_with_platform_leaves_the_other_platforms_alone(tmp_path):
+    from typer.testing import CliRunner
+
+    from aac.cli import app
+    from aac.store import Corpus
+
+    main, first, second = Corpus(tmp_path / "main"), Corpus(tmp_path / "in1"), Corpus(tmp_path / "in2")
+    first.replace("artifacts", crawl(FILES_V1))
+    second.replace("artifacts", crawl({k: v for k, v in FILES_V1.items() if k[2] == "claude"}))
+    for inc, extra in ((first, []), (second, ["--platform", "claude"])):
+        res = CliRunner().invoke(app, ["refresh", "--corpus", str(main.root), "--incoming", str(inc.root),
+                                       "--no-process", *extra])
+        assert res.exit_code == 0, res.output
+    assert "removed=0 unchanged=2" in res.output and "not judged for removal" in res.output
+    assert main.sql("SELECT count(*) AS n FROM artifacts WHERE status = 'removed'").column("n")[0].as_py() == 0
