@@ -209,4 +209,6 @@ def register(app: typer.Typer) -> None:
         except (KeyError, ValueError) as exc:
             console.print(f"[red]{exc}[/red]")
             raise typer.Exit(2)
-        console.print(f"{item_id} -> {label.upper()[:1]}")
+        from aac.labels import parse_type
+
+        console.print(f"{item_id} -> {parse_type(label)}")

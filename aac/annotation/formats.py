@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from aac.labels import parse_type
 from aac.schema import TYPES
 
 from aac.annotation.views import ADJUDICATOR  # noqa: F401  (re-exported)
@@ -17,8 +18,8 @@ def _rows(path: str | Path) -> list[dict]:
 
 
 def _check(label, where: str) -> str:
-    lab = str(label or "").strip()[:1].upper()
-    if lab not in TYPES:
+    lab = parse_type(label)
+    if lab is None:
         raise ValueError(f"{where}: label {label!r} is not one of {', '.join(TYPES)}")
     return lab
 

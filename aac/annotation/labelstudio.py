@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 from typing import Iterable
 
+from aac.labels import parse_type
 from aac.schema import TYPES
 
 TYPE_NAMES = {"C": "Constraint", "P": "Procedural", "B": "Belief", "F": "Preference", "E": "Episodic"}
@@ -71,7 +72,7 @@ def import_export(path: str | Path, round_: int = 1) -> tuple[list[dict], list[s
             for res in ann.get("result", []):
                 choices = (res.get("value") or {}).get("choices") or []
                 if res.get("from_name") == "type" and choices:
-                    label = str(choices[0])[:1].upper()
+                    label = parse_type(choices[0])
                 elif res.get("from_name") == "meta" and "meta" in choices:
                     meta = True
             if label not in TYPES:

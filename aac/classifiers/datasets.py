@@ -13,6 +13,7 @@ from importlib import resources
 from pathlib import Path
 
 from aac.classifiers.base import ItemInput
+from aac.labels import parse_type
 from aac.schema import TYPES
 
 
@@ -40,10 +41,17 @@ def _read_jsonl(path: str | Path) -> list[dict]:
 
 
 def _label(row: dict, where: str) -> str:
-    label = str(row.get("label", "")).strip()[:1].upper()
-    if label not in TYPES:
+    label = parse_type(row.get("label"))
+    if label is None:
         raise ValueError(f"{where}: label {row.get('label')!r} is not one of {', '.join(TYPES)}")
     return label
+
+
+def _with_text(row: dict, where: str) -> dict:
+    """A labelled row must carry its text: an item without one would be scored as an empty string."""
+    if not isinstance(row.get("text"), str):
+        raise ValueError(f"{where}: expected a string 'text', got {type(row.get('text')).__name__}")
+    return row
 
 
 def item_from_row(row: dict) -> ItemInput:
@@ -76,14 +84,16 @@ def heldout_own() -> list[Labelled]:
 
 def load_gold(path: str | Path) -> list[Labelled]:
     """gold_dev.jsonl format: id, repo, section, kind, text, label (adjudicated)."""
-    return [Labelled(item_from_row(r), _label(r, f"{path}:{i + 1}"), group=str(r.get("repo", "")),
+    return [Labelled(item_from_row(_with_text(r, f"{path}:{i + 1}")), _label(r, f"{path}:{i + 1}"),
+                     group=str(r.get("repo", "")),
                      source="gold", extra={"id": r.get("id"), "label_a": r.get("label_a"), "label_b": r.get("label_b")})
             for i, r in enumerate(_read_jsonl(path))]
 
 
 def load_phrasing(path: str | Path) -> list[Labelled]:
     """phrasing_dev.jsonl format: id, text, label, form (C items), rule_id (C items)."""
-    return [Labelled(item_from_row(r), _label(r, f"{path}:{i + 1}"), group=str(r.get("rule_id") or r.get("id")),
+    return [Labelled(item_from_row(_with_text(r, f"{path}:{i + 1}")), _label(r, f"{path}:{i + 1}"),
+                     group=str(r.get("rule_id") or r.get("id")),
                      form=r.get("form"), source="phrasing", extra={"id": r.get("id")})
             for i, r in enumerate(_read_jsonl(path))]
 

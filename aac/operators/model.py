@@ -10,6 +10,7 @@ import fnmatch
 from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Mapping, Sequence
 
+from aac.labels import parse_type
 from aac.tokens import count_tokens
 
 TYPES: tuple[str, ...] = ("C", "P", "B", "F", "E")
@@ -166,8 +167,7 @@ class KnowledgeBase:
 
 
 def _label(value) -> str:
-    s = str(value or "B").strip()[:1].upper()
-    return s if s in TYPES else "B"
+    return parse_type(value) or "B"
 
 
 def item_from_row(row: Mapping, n: int = 0) -> Item:
