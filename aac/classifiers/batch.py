@@ -27,41 +27,72 @@ def prediction_fields(p: Prediction) -> dict:
             "confidence": round(p.confidence, 4), "abstained": p.abstained, "classifier": p.source}
 
 
+def _json_line(row: dict) -> str:
+    """One output line; a text holding a lone surrogate (valid JSON, not encodable as UTF-8) is \\u-escaped."""
+    line = json.dumps(row, ensure_ascii=False)
+    try:
+        line.encode("utf-8")
+    except UnicodeEncodeError:
+        line = json.dumps(row, ensure_ascii=True)
+    return line + "\n"
+
+
+def _decoded(raw: bytes, n: int) -> str:
+    """A line of the input as text: UTF-8, a BOM on the first line dropped; else a ValueError naming the byte."""
+    try:
+        return raw.decode("utf-8-sig" if n == 1 else "utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"not UTF-8 (byte 0x{raw[exc.start]:02x} at column {exc.start + 1})") from None
+
+
 def classify_jsonl(clf: Classifier, src: str | Path, dst: str | Path) -> dict[str, int]:
     """Each input line (id, text, optional section list) -> the same object plus type/proba/confidence/abstained.
 
-    Lines that are not JSON objects with a string ``text`` are written with ``type: null`` and an ``error``
-    (never dropped), and counted in the returned summary.
+    Lines that are not UTF-8 JSON objects with a string ``text`` are written with ``type: null`` and an ``error``
+    (never dropped), and counted in the returned summary, as are items whose prediction is an error (``failed``:
+    an LLM endpoint that did not answer; they are written abstained). The output is written beside ``dst`` and renamed onto
+    it at the end, so a failed run leaves no half file and ``dst`` may be ``src`` itself.
     """
-    counts = {"items": 0, "errors": 0}
-    with open(src, encoding="utf-8") as fin, open(dst, "w", encoding="utf-8") as fout:
-        pending: list[tuple[dict, ItemInput | None]] = []
+    counts = {"items": 0, "errors": 0, "failed": 0}  # failed: items the classifier could not type (an LLM error)
+    dst = Path(dst)
+    tmp = dst.with_name(f".{dst.name}.partial")
+    try:
+        with open(src, "rb") as fin, open(tmp, "w", encoding="utf-8") as fout:
+            pending: list[tuple[dict, ItemInput | None]] = []
 
-        def flush() -> None:
-            good = [(row, it) for row, it in pending if it is not None]
-            preds = iter(clf.predict([it for _, it in good]))
-            for row, it in pending:
-                out = dict(row, **prediction_fields(next(preds))) if it is not None else row
-                fout.write(json.dumps(out, ensure_ascii=False) + "\n")
-            pending.clear()
+            def flush() -> None:
+                good = [(row, it) for row, it in pending if it is not None]
+                preds = iter(clf.predict([it for _, it in good]))
+                for row, it in pending:
+                    if it is None:
+                        fout.write(_json_line(row))
+                        continue
+                    pred = next(preds)
+                    counts["failed"] += "error" in pred.source.split(":")
+                    fout.write(_json_line(dict(row, **prediction_fields(pred))))
+                pending.clear()
 
-        for n, line in enumerate(fin, 1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-                if not isinstance(row, dict) or not isinstance(row.get("text"), str):
-                    raise ValueError("expected an object with a string 'text'")
-                pending.append((row, _item(row)))
-                counts["items"] += 1
-            except (ValueError, TypeError) as exc:
-                counts["errors"] += 1
-                bad = row if isinstance(locals().get("row"), dict) else {"line": n}
-                pending.append(({**bad, "type": None, "error": f"line {n}: {exc}"}, None))
-            row = None
-            if len(pending) >= BATCH:
-                flush()
-        flush()
+            for n, raw in enumerate(fin, 1):
+                row = None
+                try:
+                    line = _decoded(raw, n)
+                    if not line.strip():
+                        continue
+                    row = json.loads(line)
+                    if not isinstance(row, dict) or not isinstance(row.get("text"), str):
+                        raise ValueError("expected an object with a string 'text'")
+                    pending.append((row, _item(row)))
+                    counts["items"] += 1
+                except (ValueError, TypeError) as exc:
+                    counts["errors"] += 1
+                    bad = row if isinstance(row, dict) else {"line": n}
+                    pending.append(({**bad, "type": None, "error": f"line {n}: {exc}"}, None))
+                if len(pending) >= BATCH:
+                    flush()
+            flush()
+        tmp.replace(dst)
+    finally:
+        tmp.unlink(missing_ok=True)
     return counts
 
 

@@ -60,14 +60,21 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
             if out is None:
                 console.print("[red]--in needs --out[/red]")
                 raise typer.Exit(2)
-            if not src.exists():
+            if not src.is_file():
                 console.print(f"[red]no such file: {src}[/red]")
+                raise typer.Exit(2)
+            if out.is_dir() or not out.resolve().parent.is_dir():
+                console.print(f"[red]cannot write {out}: {'a folder' if out.is_dir() else 'no such folder'}[/red]")
                 raise typer.Exit(2)
             from aac.classifiers.batch import classify_jsonl
 
             counts = classify_jsonl(clf, src, out)
             console.print(f"classified {counts['items']} items with {classifier} -> {out}"
                           + (f" ([yellow]{counts['errors']} bad lines kept with an error field[/yellow])" if counts["errors"] else ""))
+            if counts["failed"]:
+                console.print(f"[red]{counts['failed']} of {counts['items']} items could not be typed by {classifier} "
+                              "(written abstained, classifier '…:error'); see the log for the endpoint's errors[/red]")
+                raise typer.Exit(1)
             return
         _retype(corpus, classifier, runner, address)
 

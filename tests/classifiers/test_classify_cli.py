@@ -32,6 +32,32 @@ def test_classify_jsonl_adds_type_and_proba_and_keeps_bad_lines(tmp_path):
     assert rows[3]["id"] == "c" and rows[3]["type"] is None
 
 
+def test_classify_jsonl_keeps_undecodable_lines_and_may_write_over_its_input(tmp_path):
+    src = tmp_path / "items.jsonl"
+    lines = [b"\xef\xbb\xbf" + json.dumps({"id": "bom", "text": "Never push to main."}).encode(),
+             json.dumps({"id": "bad", "text": "x"}).encode()[:-3] + b"\xff\"}",
+             b'{"id": "lone", "text": "\\ud800 never push"}',
+             json.dumps({"id": "ok", "text": "Prefer tabs."}).encode()]
+    src.write_bytes(b"\n".join(lines) + b"\n")
+    res = runner.invoke(app, ["classify", "--in", str(src), "--out", str(src)])
+    assert res.exit_code == 0, res.output
+    rows = [json.loads(line) for line in src.read_text(encoding="utf-8").splitlines()]
+    assert [r.get("id", r.get("line")) for r in rows] == ["bom", 2, "lone", "ok"]
+    assert rows[0]["type"] == "C" and rows[2]["text"] == "\ud800 never push" and rows[3]["type"] is not None
+    assert rows[1]["type"] is None and "line 2: not UTF-8 (byte 0xff" in rows[1]["error"]
+    assert [p.name for p in tmp_path.iterdir()] == ["items.jsonl"]  # no partial file left
+
+
+def test_classify_refuses_a_folder_or_a_missing_folder(tmp_path):
+    src = tmp_path / "in.jsonl"
+    _write(src, [{"id": "a", "text": "Prefer tabs."}])
+    for args, message in ((["--in", str(tmp_path), "--out", str(tmp_path / "o.jsonl")], "no such file"),
+                          (["--in", str(src), "--out", str(tmp_path / "no" / "o.jsonl")], "no such folder"),
+                          (["--in", str(src), "--out", str(tmp_path)], "a folder")):
+        res = runner.invoke(app, ["classify", *args])
+        assert res.exit_code == 2 and message in " ".join(res.output.split())  # rich wraps long paths
+
+
 def test_classify_with_a_named_variant(tmp_path):
     src, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
     _write(src, [{"id": "a", "text": "Prefer tabs."}])

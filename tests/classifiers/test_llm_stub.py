@@ -130,3 +130,19 @@ def test_llm_without_endpoint_is_a_clear_error(monkeypatch):
     monkeypatch.delenv("AAC_LLM_BASE_URL", raising=False)
     with pytest.raises(RuntimeError, match="--llm-base-url"):
         LLMClassifier(cache=None)
+
+
+def test_classify_command_fails_when_the_endpoint_types_nothing(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from aac.cli import app
+
+    monkeypatch.setenv("AAC_LLM_API_KEY", "sk-test-unreachable")
+    monkeypatch.setenv("AAC_LLM_CACHE", str(tmp_path / "cache.duckdb"))
+    src, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    src.write_text(json.dumps({"id": "a", "text": "Never push to main."}) + "\n")
+    res = CliRunner().invoke(app, ["classify", "--in", str(src), "--out", str(out), "--classifier", "llm",
+                                   "--llm-base-url", "http://127.0.0.1:1", "--llm-model", "m"])
+    assert res.exit_code == 1 and "1 of 1 items could not be typed" in " ".join(res.output.split())
+    row = json.loads(out.read_text())
+    assert row["abstained"] and row["classifier"] == "llm:error" and "sk-test" not in res.output
