@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import math
 import sys
 from pathlib import Path
 
@@ -41,13 +42,20 @@ def sql(
     query: str = typer.Argument(..., help="SQL over the views artifacts, items, repos, crawl_queries, annotations, ..."),
     corpus: Path = CorpusOpt,
     format: str = typer.Option("table", "--format", "-f", help="table | csv | json"),
-    limit: int = typer.Option(0, "--limit", help="Show at most this many rows in table format (0 = all)."),
+    limit: int = typer.Option(0, "--limit", min=0, help="Show at most this many rows in table format (0 = all)."),
 ) -> None:
     """Run SQL against the corpus with DuckDB (views are refreshed over the Parquet folders first)."""
     import duckdb
 
     from aac.store import Corpus
 
+    if not query.strip():
+        console.print("[red]give a SQL query, e.g. aac sql \"select count(*) from artifacts\"[/red]")
+        raise typer.Exit(2)
+    if not corpus.is_dir():  # a mistyped --corpus must not become a new, empty corpus answering 0
+        console.print(f"[red]no corpus folder at {corpus} (make one with `aac demo` or `aac crawl`, or give "
+                      "--corpus)[/red]")
+        raise typer.Exit(2)
     c = Corpus(corpus)
     try:
         table = c.sql(query)
@@ -57,7 +65,7 @@ def sql(
     c.refresh_catalog()
     rows = table.to_pylist()
     if format == "json":
-        sys.stdout.write(json.dumps(rows, default=str, ensure_ascii=False) + "\n")
+        sys.stdout.write(json.dumps(_finite(rows), default=str, ensure_ascii=False) + "\n")
     elif format == "csv":
         import csv
 
@@ -78,6 +86,17 @@ def sql(
     else:
         console.print(f"[red]unknown format {format!r}; use table, csv or json[/red]")
         raise typer.Exit(2)
+
+
+def _finite(value):
+    """NaN and infinities as null: JSON has no spelling for them (Python's ``NaN`` is not JSON)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_finite(v) for v in value]
+    return value
 
 
 def _register_areas() -> None:

@@ -251,7 +251,8 @@ class Corpus:
     def sql(self, query: str) -> pa.Table:
         con = self.connect()
         try:
-            return con.sql(query).to_arrow_table()
+            result = con.sql(query)
+            return pa.table({}) if result is None else result.to_arrow_table()  # None: a statement without rows
         finally:
             con.close()
 

@@ -16,5 +16,22 @@ def test_sql_json_and_csv_formats(corpus):
 
 
 def test_sql_error_exits_2_with_message(corpus):
+    corpus.root.mkdir(parents=True)
     r = CliRunner().invoke(app, ["sql", "--corpus", str(corpus.root), "select * from no_such_table"])
-    assert r.exit_code == 2
+    assert r.exit_code == 2 and "SQL error" in r.output
+
+
+def test_sql_refuses_a_missing_corpus_and_an_empty_query(tmp_path):
+    r = CliRunner().invoke(app, ["sql", "--corpus", str(tmp_path / "typo"), "select count(*) from artifacts"])
+    assert r.exit_code == 2 and "no corpus folder" in r.output and not (tmp_path / "typo").exists()
+    r = CliRunner().invoke(app, ["sql", "--corpus", str(tmp_path), "   "])
+    assert r.exit_code == 2 and "give a SQL query" in r.output
+
+
+def test_sql_json_writes_nan_as_null_and_statements_without_rows_pass(tmp_path):
+    r = CliRunner().invoke(app, ["sql", "--corpus", str(tmp_path), "-f", "json",
+                                 "select 'nan'::double as x, 'inf'::double as y, 1.5::double as z"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout) == [{"x": None, "y": None, "z": 1.5}]
+    r = CliRunner().invoke(app, ["sql", "--corpus", str(tmp_path), "-f", "json", "set threads = 1"])
+    assert r.exit_code == 0 and json.loads(r.stdout) == []
