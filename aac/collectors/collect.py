@@ -56,9 +56,12 @@ def _ts(value) -> datetime | None:
 
 
 def decode_content(raw: bytes) -> str:
-    """Text as stored: UTF-8 (BOM dropped), undecodable bytes replaced (U+FFFD) so Arrow can hold it; the
-    processing stage sees the replacement characters and decides."""
-    return raw.decode("utf-8-sig", errors="replace")
+    """Text as stored: UTF-16 when a UTF-16 BOM says so, else UTF-8 with undecodable bytes replaced (U+FFFD) so
+    Arrow can hold it. A UTF-8 BOM is kept: the processing stage strips it and records the fix, as it judges the
+    replacement characters; and the text then re-encodes to the file's own bytes (a refresh can reuse it)."""
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return raw.decode("utf-16", errors="replace")
+    return raw.decode("utf-8", errors="replace")
 
 
 def artifact_row(hit: Hit, raw: bytes | None, repo: dict | None, platform: str | None, when: datetime) -> dict:

@@ -10,6 +10,7 @@ cannot be told. Rows are written per checkout under a stable part name, so a rer
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import re
 import subprocess
@@ -25,6 +26,8 @@ from aac.collectors.crawl import Hit
 from aac.ids import stable_id
 from aac.schema import ARTIFACTS, REPOS
 from aac.store import Corpus
+
+log = logging.getLogger(__name__)
 
 SKIP_DIRS = {".git", "node_modules", ".venv", "venv", "__pycache__", ".tox", "dist", "build", ".mypy_cache"}
 
@@ -105,13 +108,22 @@ def collect_local(corpus: Corpus, folder: Path, platforms: Iterable[str] | None 
         name = repo_name(root)
         commit = _git(root, "rev-parse", "HEAD") if (root / ".git").exists() else None
         lic_file = next((p for p in sorted(root.glob("LICEN[CS]E*")) if p.is_file()), None)
-        spdx = guess_license(lic_file.read_text(encoding="utf-8", errors="replace")) if lic_file else None
+        try:
+            spdx = guess_license(lic_file.read_text(encoding="utf-8", errors="replace")) if lic_file else None
+        except OSError:
+            spdx = None
         meta = {"full_name": name, "license_spdx": spdx,
                 "license_source": "license_file" if lic_file else "none",
                 "default_branch": _git(root, "rev-parse", "--abbrev-ref", "HEAD") if commit else None}
         rows = []
         for rel, full in agent_files(root, platforms):
-            raw = full.read_bytes()
+            try:
+                raw = full.read_bytes()
+            except OSError as exc:  # unreadable (permissions, a device, a dangling link): kept with its reason
+                log.warning("cannot read %s/%s: %s", name, rel, exc.strerror or exc)
+                rows.append(artifact_row(Hit(repo=name, path=rel, ref=commit), None, meta, registry.platform_of(rel),
+                                         when))
+                continue
             blob = hashlib.sha1(b"blob %d\0" % len(raw) + raw, usedforsecurity=False).hexdigest()  # git's blob id
             hit = Hit(repo=name, path=rel, ref=commit, blob_sha=blob)
             rows.append(artifact_row(hit, raw, meta, registry.platform_of(rel), when))

@@ -47,3 +47,39 @@ def test_license_guess_is_unknown_when_it_cannot_tell():
 def test_plain_folder_without_git_is_named_under_local(tmp_path):
     (tmp_path / "proj").mkdir()
     assert repo_name(tmp_path / "proj") == "local/proj"
+
+
+def test_an_unreadable_file_is_kept_with_its_reason_and_the_rest_is_collected(tmp_path, corpus, monkeypatch):
+    from pathlib import Path
+
+    root = tmp_path / "src"
+    for name in ("r1", "r2"):
+        (root / name).mkdir(parents=True)
+        (root / name / "CLAUDE.md").write_text("# Rules\n- run tests\n")
+    real = Path.read_bytes
+
+    def read_bytes(self):
+        if self.parent.name == "r1" and self.name == "CLAUDE.md":
+            raise OSError(5, "Input/output error")
+        return real(self)
+
+    monkeypatch.setattr(Path, "read_bytes", read_bytes)
+    assert collect_local(corpus, root) == 2
+    rows = {r["repo"].split("/")[-1]: r for r in corpus.read("artifacts").to_pylist()}
+    assert (rows["r1"]["status"], rows["r1"]["drop_reason"], rows["r1"]["content"]) == \
+        ("dropped", "content_unavailable", None)
+    assert rows["r2"]["status"] == "collected" and rows["r2"]["content"].startswith("# Rules")
+
+
+def test_utf16_and_bom_files_reach_processing_decoded_with_the_fix_recorded(tmp_path, corpus):
+    from aac.processing.normalize import normalize
+
+    root = tmp_path / "src" / "r"
+    root.mkdir(parents=True)
+    (root / "AGENTS.md").write_bytes("# Regeln\n- Niemals pushen.\n".encode("utf-16"))
+    (root / "CLAUDE.md").write_bytes(b"\xef\xbb\xbf# Rules\r\n- run tests\r\n")
+    collect_local(corpus, tmp_path / "src")
+    rows = {r["path"]: r for r in corpus.read("artifacts").to_pylist()}
+    utf16, bom = normalize(rows["AGENTS.md"]["content"]), normalize(rows["CLAUDE.md"]["content"])
+    assert utf16.kept and utf16.text.startswith("# Regeln")
+    assert bom.kept and bom.text == "# Rules\n- run tests\n" and {"bom", "newlines"} <= set(bom.fixes)
