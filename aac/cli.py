@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 import json
 import math
+import os
 import sys
 from pathlib import Path
 
@@ -107,8 +108,29 @@ def _register_areas() -> None:
 _register_areas()
 
 
+# Bad input a command did not catch itself (a missing or unreadable file, a folder where a file was expected, a
+# malformed line, an unknown name): one scrubbed line and exit status 2 instead of a traceback. AAC_DEBUG=1 re-raises.
+USER_ERRORS = (OSError, ValueError, KeyError, UnicodeError)
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)
+    return f"{type(exc).__name__}: {' '.join(text.split()) or 'no message'}"
+
+
 def main() -> None:
-    app()
+    try:
+        app()
+    except USER_ERRORS as exc:
+        if os.environ.get("AAC_DEBUG"):
+            raise
+        from aac.config import scrub
+
+        from rich.markup import escape
+
+        console.print(f"[red]error:[/red] {escape(scrub(_one_line(exc)))}  (AAC_DEBUG=1 shows the traceback)",
+                      highlight=False)
+        raise SystemExit(2) from None
 
 
 if __name__ == "__main__":

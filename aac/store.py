@@ -14,6 +14,7 @@ globs match.
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 import uuid
@@ -26,6 +27,8 @@ import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
 from aac.schema import KEYS, SCHEMAS, conform
+
+log = logging.getLogger(__name__)
 
 PARQUET_OPTS = dict(compression="zstd", row_group_size=64_000)
 
@@ -233,9 +236,17 @@ class Corpus:
         return names
 
     def refresh_catalog(self) -> Path:
-        """(Re)write the DuckDB catalog file so analysts can ``duckdb data/aac.duckdb`` directly."""
+        """(Re)write the DuckDB catalog file so analysts can ``duckdb data/aac.duckdb`` directly. It holds only
+        views over the Parquet folders, so a file DuckDB cannot open (damaged, or not a database) is made anew."""
         self.root.mkdir(parents=True, exist_ok=True)
-        con = duckdb.connect(str(self.catalog_path))
+        try:
+            con = duckdb.connect(str(self.catalog_path))
+        except duckdb.IOException:
+            if not self.catalog_path.is_file():
+                raise
+            log.warning("%s is not a DuckDB database; writing the catalog anew", self.catalog_path)
+            self.catalog_path.unlink()
+            con = duckdb.connect(str(self.catalog_path))
         try:
             self.create_views(con)
         finally:

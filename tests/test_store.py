@@ -76,3 +76,21 @@ def test_derived_view_registered_elsewhere_appears(corpus):
         assert corpus.sql("select full_name from big_repos_test").to_pylist() == [{"full_name": "c/d"}]
     finally:
         DERIVED_VIEWS.pop("big_repos_test")
+
+
+def test_a_damaged_catalog_file_is_written_anew(tmp_path):
+    import pyarrow as pa
+
+    from aac.store import Corpus
+
+    c = Corpus(tmp_path / "c")
+    c.upsert("repos", pa.table({"full_name": ["a/b"], "stars": [1]}))
+    c.catalog_path.write_bytes(b"not a database")
+    c.refresh_catalog()
+    import duckdb
+
+    con = duckdb.connect(str(c.catalog_path), read_only=True)
+    try:
+        assert con.sql("select full_name from repos").fetchall() == [("a/b",)]
+    finally:
+        con.close()

@@ -19,7 +19,7 @@ def register(app: typer.Typer) -> None:
     app.add_typer(ann, name="annotate")
 
     @ann.command("sample")
-    def sample(corpus: Path = CorpusOpt, repos: int = typer.Option(200, "--repos"), items: int = typer.Option(2000, "--items"),
+    def sample(corpus: Path = CorpusOpt, repos: int = typer.Option(200, "--repos", min=1), items: int = typer.Option(2000, "--items", min=1),
                seed: int = typer.Option(0, "--seed"), out: Path = typer.Option(Path("annotation"), "--out",
                                                                                help="Folder for sample.jsonl + Label Studio tasks.json/label_config.xml")) -> None:
         """Stratified sample (star band x language) of repositories, then items; written for Label Studio."""
@@ -40,7 +40,7 @@ def register(app: typer.Typer) -> None:
         console.print(f"sampled {len(rows)} items from {len({r['repo'] for r in rows})} repositories -> {tasks}, {config}")
 
     @ann.command("boundary")
-    def boundary(corpus: Path = CorpusOpt, items: int = typer.Option(800, "--items"),
+    def boundary(corpus: Path = CorpusOpt, items: int = typer.Option(800, "--items", min=1),
                  per_repo: int = typer.Option(20, "--per-repo", help="at most this many items of one repository"),
                  threshold: Optional[float] = typer.Option(None, "--threshold", help="P(C) the boundary sits at "
                                                            "(default: the default classifier's C threshold)"),

@@ -49,6 +49,9 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
                 except KeyError as exc:
                     err.print(f"[red]{exc.args[0]}[/red]")
                     raise typer.Exit(2)
+        if corpus.exists() and not corpus.is_dir():
+            err.print(f"[red]--corpus {corpus}: a file, not a folder[/red]")
+            raise typer.Exit(2)
         c = Corpus(corpus)
         if local is not None:
             from aac.collectors.local import collect_local
@@ -61,6 +64,9 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
             typer.echo(f"crawl --local: {n} agent files from {local}")
             return
         url = api_url or settings.github_api_url or DEFAULT_GITHUB_API
+        if not url.startswith(("http://", "https://")):
+            err.print(f"[red]--api-url {url!r}: expected an http:// or https:// URL[/red]")
+            raise typer.Exit(2)
         workers = fetch_workers or settings.fetch_workers
         try:
             if prefect:

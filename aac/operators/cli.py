@@ -71,10 +71,11 @@ def compact(
 
 def decompose(
     file: Path = typer.Argument(..., help="The file to partition."),
-    partition_budget: int = typer.Option(..., "--partition-budget", "-p", help="Tokens per partition."),
+    partition_budget: int = typer.Option(..., "--partition-budget", "-p", min=1, help="Tokens per partition."),
     out: Path = typer.Option(..., "--out", "-o", help="Folder for partition-NNN.md files and report.json."),
     recursive: bool = typer.Option(False, "--recursive", help="Split topics over --split-threshold items with KMeans."),
-    split_threshold: int = typer.Option(500, "--split-threshold", help="Items per topic before a recursive split."),
+    split_threshold: int = typer.Option(500, "--split-threshold", min=1,
+                                         help="Items per topic before a recursive split."),
     classifier: str = typer.Option("default", "--classifier", help="Classifier registry name."),
 ) -> None:
     """Split a file into partitions that fit a budget, each carrying every constraint in its scope (TypeDecompose)."""
@@ -100,7 +101,7 @@ def decompose(
 
 def retrieve(
     query: str = typer.Argument(..., help="The query text."),
-    k: int = typer.Option(10, "-k", help="How many items to return."),
+    k: int = typer.Option(10, "-k", min=1, help="How many items to return."),
     file: list[Path] = typer.Option(None, "--file", help="Items from these files (repeatable)."),
     corpus: Path = typer.Option(None, "--corpus", help="Items from a corpus folder's items table."),
     topics: str = typer.Option(None, "--topics", help="Comma-separated query topics (default: inferred)."),

@@ -15,7 +15,7 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
     @emulator.command()
     def serve(
         snapshot: Path = typer.Option(..., "--snapshot", help="JSON Lines snapshot (repo, path, content, ...)."),
-        port: int = typer.Option(8765, "--port", help="Port on 127.0.0.1 (0 = any free port)."),
+        port: int = typer.Option(8765, "--port", min=0, max=65535, help="Port on 127.0.0.1 (0 = any free port)."),
         profile: str = typer.Option("github", "--profile", help="github (hostile, the default) | ideal"),
         seed: int = typer.Option(0, "--seed", help="Seed of every random choice the emulator makes."),
         real_clock: bool = typer.Option(False, "--real-clock",

@@ -1,0 +1,67 @@
+"""Bad input to any command ends in one clear line and exit status 2, never a traceback (aac.cli.main)."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from aac import cli
+
+
+def _main(monkeypatch, capsys, *args) -> tuple[int, str]:
+    monkeypatch.setattr(sys, "argv", ["aac", *args])
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main()
+    return exit_info.value.code, " ".join(capsys.readouterr().err.split())
+
+
+def test_a_missing_file_is_one_line_not_a_traceback(tmp_path, monkeypatch, capsys):
+    code, err = _main(monkeypatch, capsys, "eval", "classifiers", "--gold", str(tmp_path / "missing.jsonl"),
+                      "--classifiers", "regex", "--no-cv")
+    assert code == 2 and err.startswith("error: FileNotFoundError") and "missing.jsonl" in err
+    assert "Traceback" not in err
+
+
+def test_a_bad_line_names_its_place(tmp_path, monkeypatch, capsys):
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text('{"id": "1", "text": "x", "label": "banana"}\n')
+    code, err = _main(monkeypatch, capsys, "eval", "classifiers", "--gold", str(gold), "--classifiers", "regex",
+                      "--no-cv")
+    assert code == 2 and "gold.jsonl:1: label 'banana'" in err
+
+
+def test_secrets_are_scrubbed_from_the_line(tmp_path, monkeypatch, capsys):
+    token = "ghp_cliErrorTest0123456789abcdefABCDEF"
+    monkeypatch.setenv("GITHUB_TOKEN", token)
+    code, err = _main(monkeypatch, capsys, "eval", "classifiers", "--gold", str(tmp_path / token),
+                      "--classifiers", "regex", "--no-cv")
+    assert code == 2 and token not in err and "***" in err
+
+
+def test_aac_debug_shows_the_traceback(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("AAC_DEBUG", "1")
+    monkeypatch.setattr(sys, "argv", ["aac", "eval", "classifiers", "--gold", str(tmp_path / "missing.jsonl"),
+                                      "--classifiers", "regex", "--no-cv"])
+    with pytest.raises(FileNotFoundError):
+        cli.main()
+
+
+@pytest.mark.parametrize("args, message", [
+    (["crawl", "--api-url", "notaurl"], "expected an http:// or https:// URL"),
+    (["emulator", "serve", "--snapshot", "x.jsonl", "--port", "99999"], "less than or equal to 65535"),
+    (["retrieve", "q", "-k", "-1"], "greater than or equal to 1"),
+])
+def test_bad_option_values_are_refused_before_work(tmp_path, args, message):
+    if args[0] == "crawl":
+        args = [*args, "--corpus", str(tmp_path / "c")]
+    res = CliRunner().invoke(cli.app, args)
+    assert res.exit_code == 2 and message in " ".join(res.output.split())
+
+
+def test_crawl_refuses_a_file_as_its_corpus(tmp_path):
+    f = tmp_path / "not-a-folder"
+    f.write_text("x")
+    res = CliRunner().invoke(cli.app, ["crawl", "--api-url", "http://127.0.0.1:9", "--corpus", str(f)])
+    assert res.exit_code == 2 and "a file, not a folder" in " ".join(res.output.split())
