@@ -65,3 +65,8 @@ def test_crawl_refuses_a_file_as_its_corpus(tmp_path):
     f.write_text("x")
     res = CliRunner().invoke(cli.app, ["crawl", "--api-url", "http://127.0.0.1:9", "--corpus", str(f)])
     assert res.exit_code == 2 and "a file, not a folder" in " ".join(res.output.split())
+
+
+def test_eval_refuses_an_unknown_classifier_before_work():
+    res = CliRunner().invoke(cli.app, ["eval", "classifiers", "--classifiers", "regex,bogus", "--no-cv"])
+    assert res.exit_code == 2 and "unknown classifier 'bogus'" in " ".join(res.output.split())

@@ -149,6 +149,13 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
             console.print(f"[red]--holdout must be repo, item or both, not {holdout!r}[/red]")
             raise typer.Exit(2)
         names = [c.strip() for c in classifiers.split(",") if c.strip()]
+        from aac.classifiers.base import available
+
+        unknown = [n for n in names if n != "default" and n not in available()]
+        if unknown:
+            console.print(f"[red]unknown classifier {', '.join(map(repr, unknown))}; available: "
+                          f"{', '.join(available())}[/red]")
+            raise typer.Exit(2)
         if llm_base_url:
             names += [n for n in ("llm", "safetymargin") if n not in names]
         eval_table(gold, phrasing, corpus, names, cv, llm_base_url, llm_model, holdouts=holdouts)
