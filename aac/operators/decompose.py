@@ -79,6 +79,9 @@ def type_decompose(kb: KnowledgeBase, partition_budget: int, *, recursive: bool 
     constraints in its topic's scope not yet pinned in the open partition, so small topics that share their
     (typically global) constraints share a partition instead of each paying for a copy.
     """
+    if isinstance(partition_budget, bool) or not isinstance(partition_budget, (int, np.integer)) \
+            or partition_budget < 1:
+        raise ValueError(f"partition_budget: a positive whole number of tokens, not {partition_budget!r}")
     cons = constraints_of(kb)
     by_topic: dict[str, list[Item]] = {}
     for it in sorted(kb.items, key=lambda i: i.order):
@@ -132,6 +135,7 @@ def type_decompose(kb: KnowledgeBase, partition_budget: int, *, recursive: bool 
         part = Partition(c.topic, [c], [x for x in required_for(kb, cons, c.topic) if x.id != c.id])
         if part.tokens <= partition_budget:
             parts.append(part)
+            placed |= part.ids()  # the constraints pinned beside it have their home too: one partition, not one each
         else:
             infeasible[c.id] = f"constraint and those in its topic's scope need {part.tokens} tokens > {partition_budget}"
     tokens_in = count_tokens(SEPARATOR.join(i.text for i in sorted(kb.items, key=lambda i: i.order)))

@@ -36,6 +36,8 @@ class Item:
     section: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
+        if not isinstance(self.text, str):
+            raise TypeError(f"item {self.id!r}: text must be a string, not {type(self.text).__name__}")
         if self.type not in TYPES:
             raise ValueError(f"item {self.id!r}: type {self.type!r} is not one of {TYPES}")
         if not self.proba:
@@ -130,7 +132,13 @@ class KnowledgeBase:
     source_tokens: int | None = None  # tokens of the original document, when there is one
 
     def __post_init__(self) -> None:
+        seen: set[str] = set()
         for it in self.items:
+            if not isinstance(it, Item):
+                raise TypeError(f"a KnowledgeBase holds Item objects, not {type(it).__name__}")
+            if it.id in seen:  # the operators account for constraints by id: a clash would hide one of them
+                raise ValueError(f"duplicate item id {it.id!r}: give every item its own id (e.g. prefix the file's)")
+            seen.add(it.id)
             if it.topic:
                 self.tree.add(it.topic)
             for s in it.scope:
@@ -166,22 +174,34 @@ class KnowledgeBase:
         return cls(items)
 
 
-def _label(value) -> str:
-    return parse_type(value) or "B"
+def _label(value, item_id: str) -> str:
+    """A row's type: its letter or full name; a row without one is a Belief (untyped text), anything else an
+    error - read as a Belief, a mistyped constraint would be compacted away while the result says it is safe."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return "B"
+    label = parse_type(value)
+    if label is None:
+        raise ValueError(f"item {item_id!r}: type {value!r} is not one of {TYPES} (or their full names)")
+    return label
 
 
 def item_from_row(row: Mapping, n: int = 0) -> Item:
     scope = row.get("scope")
+    if isinstance(scope, str):
+        scope = (scope,)
     if scope is None or len(scope) == 0:
         scope = (row.get("topic") or GLOBAL,)
+    item_id = str(row.get("item_id", n))
+    if not isinstance(row.get("text"), str):
+        raise ValueError(f"item {item_id!r}: expected a string 'text', got {type(row.get('text')).__name__}")
     proba = row.get("type_proba")
     section = row.get("section_path") or ()
     if isinstance(section, str):
         section = tuple(s for s in section.split(" > ") if s)
     return Item(
-        id=str(row.get("item_id", n)),
-        text=str(row["text"]),
-        type=_label(row.get("type")),
+        id=item_id,
+        text=row["text"],
+        type=_label(row.get("type"), item_id),
         proba=tuple(float(p) for p in proba) if proba is not None and len(proba) else (),
         tokens=-1,  # always recounted: budgets and outputs must be measured by the same tokenizer
         topic=str(row.get("topic") or ""),

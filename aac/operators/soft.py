@@ -13,7 +13,7 @@ from functools import lru_cache
 import regex as re
 
 from aac.operators.verify import words
-from aac.tokens import count_tokens
+from aac.tokens import count_tokens, default_tokenizer
 
 _SENT = re.compile(r"(?<=[.!?])\s+(?=[\p{Lu}\p{N}`\"'(\[*])|\n+")
 _CLAUSE = re.compile(r"\s*(?:;|:\s|\s[—–-]\s|,\s(?:but|and|which|so|because|although|while|since|as)\s|\s\()")
@@ -57,13 +57,21 @@ def near_duplicate(a: set[str], b: set[str], threshold: float = 0.8) -> bool:
     return len(a & b) / len(a | b) >= threshold
 
 
-@lru_cache(maxsize=200_000)
 def analyse(text: str, kind: str) -> tuple[frozenset[str], tuple[str, ...], tuple[str, ...], tuple[int, ...]]:
     """Per-text work done once and reused across compactions (items are immutable; runtimes re-compact often):
-    word set, prefix-filter order, ladder renderings and their token counts."""
+    word set, prefix-filter order, ladder renderings and their token counts - by the tokenizer in force, which is
+    part of the cache key, so swapping it (``set_default_tokenizer``) never reuses counts of another."""
+    return _analyse(text, kind, default_tokenizer())
+
+
+@lru_cache(maxsize=200_000)
+def _analyse(text: str, kind: str, tokenizer) -> tuple[frozenset[str], tuple[str, ...], tuple[str, ...], tuple[int, ...]]:
     ws = frozenset(words(text))
     steps = tuple(ladder(text, kind))
     return ws, tuple(sorted(ws, key=lambda w: (-len(w), w))), steps, tuple(count_tokens(x) for x in steps)
+
+
+analyse.cache_clear = _analyse.cache_clear  # benchmarks time compaction from scratch
 
 
 class NearDuplicateIndex:
