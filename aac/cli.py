@@ -64,29 +64,44 @@ def sql(
         console.print(f"[red]SQL error:[/red] {exc}")
         raise typer.Exit(2)
     c.refresh_catalog()
-    rows = table.to_pylist()
+    names = table.column_names
+    rows = list(zip(*(col.to_pylist() for col in table.columns)))  # by position: a self-join repeats names
     if format == "json":
-        sys.stdout.write(json.dumps(_finite(rows), default=str, ensure_ascii=False) + "\n")
+        keys = _unique_names(names)
+        if keys != names:
+            console.print(f"[yellow]repeated column names renamed in JSON: {', '.join(keys)}[/yellow]")
+        sys.stdout.write(json.dumps(_finite([dict(zip(keys, r)) for r in rows]), default=str, ensure_ascii=False)
+                         + "\n")
     elif format == "csv":
         import csv
 
-        w = csv.DictWriter(sys.stdout, fieldnames=table.column_names)
-        w.writeheader()
+        w = csv.writer(sys.stdout)
+        w.writerow(names)
         w.writerows(rows)
     elif format == "table":
         from rich.table import Table
 
         t = Table(show_lines=False)
-        for name in table.column_names:
+        for name in names:
             t.add_column(name)
         for r in rows[: limit or None]:
-            t.add_row(*("" if v is None else str(v) for v in r.values()))
+            t.add_row(*("" if v is None else str(v) for v in r))
         Console().print(t)
         if limit and len(rows) > limit:
             console.print(f"({len(rows) - limit} more rows)")
     else:
         console.print(f"[red]unknown format {format!r}; use table, csv or json[/red]")
         raise typer.Exit(2)
+
+
+def _unique_names(names: list[str]) -> list[str]:
+    """Column names made unique for JSON objects: a repeated ``x`` becomes ``x_2``, ``x_3``, ..."""
+    seen: dict[str, int] = {}
+    out = []
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+        out.append(name if seen[name] == 1 else f"{name}_{seen[name]}")
+    return out
 
 
 def _finite(value):

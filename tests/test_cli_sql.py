@@ -35,3 +35,13 @@ def test_sql_json_writes_nan_as_null_and_statements_without_rows_pass(tmp_path):
     assert json.loads(r.stdout) == [{"x": None, "y": None, "z": 1.5}]
     r = CliRunner().invoke(app, ["sql", "--corpus", str(tmp_path), "-f", "json", "set threads = 1"])
     assert r.exit_code == 0 and json.loads(r.stdout) == []
+
+
+def test_sql_keeps_repeated_column_names_apart(tmp_path):
+    q = "select 1 as x, 2 as x"
+    r = CliRunner().invoke(app, ["sql", "--corpus", str(tmp_path), "-f", "csv", q])
+    assert r.stdout.split() == ["x,x", "1,2"]
+    r = CliRunner().invoke(app, ["sql", "--corpus", str(tmp_path), "-f", "json", q])
+    assert json.loads(r.stdout) == [{"x": 1, "x_2": 2}]
+    r = CliRunner().invoke(app, ["sql", "--corpus", str(tmp_path), q])
+    assert "1" in r.stdout and "2" in r.stdout
