@@ -127,6 +127,9 @@ def retrieve(
         raise typer.BadParameter("give --file FILE (repeatable) or --corpus DIR with items")
     r = TypeRetriever(items, scorer)
     tags = resolve_topics(topics.split(","), sorted(r.tree.parents)) if topics else None
+    if tags and any(t not in r.tree.parents for t in tags):
+        # a tag no section of any document matches: each document's own global rules still apply to it
+        tags += sorted({i.topic.split("/", 1)[0] for i in items} - set(tags))
     got = r.retrieve(query, k, topics=tags, pin=not no_pin, authority_weighted=authority_weighted)
     pinned = set(got.pinned)
     if as_json:

@@ -133,3 +133,15 @@ def test_retrieve_over_a_corpus_items_table_keeps_each_artifacts_global_rules_to
     got = json.loads(r.stdout)["items"]
     assert got[0]["text"] == "Never run migrations by hand." and got[0]["pinned"]
     assert all("customer emails" not in g["text"] for g in got)
+
+
+def test_retrieve_keeps_a_files_global_rules_for_a_topic_it_has_no_section_for(tmp_path):
+    f = tmp_path / "r.md"
+    f.write_text("# Project\n\n## Rules\n\n- Never commit secrets or API keys to the repository.\n"
+                 "- Never push directly to the main branch.\n\n## Testing\n\n- Run pytest -q before opening a pull request.\n")
+    for topics in ("testing", "returns"):
+        r = runner.invoke(app, ["retrieve", "--file", str(f), "how do I run the tests", "-k", "3", "--topics", topics,
+                                "--json"])
+        assert r.exit_code == 0, r.output
+        pinned = [g["text"] for g in json.loads(r.stdout)["items"] if g["pinned"]]
+        assert any("secrets" in t for t in pinned), (topics, pinned)
