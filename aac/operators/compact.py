@@ -11,7 +11,9 @@ pieces if needed; the output is measured as a whole with the same tokenizer as t
 
 from __future__ import annotations
 
+import decimal
 import math
+import numbers
 import operator
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -68,11 +70,14 @@ class CompactResult:
 
 
 def resolve_budget(budget: float | int, total_tokens: int) -> int:
-    """A float in (0, 1] is a share of the input's tokens; anything else is an absolute token count."""
-    if isinstance(budget, float) and 0 < budget <= 1:
-        return int(math.floor(budget * total_tokens))
+    """A non-integral number in (0, 1] (any float type, a Decimal, a Fraction; and 1.0) is a share of the input's
+    tokens; a whole number is an absolute token count."""
+    if isinstance(budget, bool) or not isinstance(budget, (numbers.Real, decimal.Decimal)):
+        raise TypeError(f"budget must be a number (a share in (0, 1] or tokens), not {type(budget).__name__}")
     if budget < 0:
         raise ValueError(f"budget must be >= 0, got {budget}")
+    if not isinstance(budget, numbers.Integral) and 0 < budget <= 1:
+        return int(math.floor(float(budget) * total_tokens))
     return int(budget)
 
 
@@ -201,6 +206,9 @@ def _prepare(kb: KnowledgeBase, theta_c: float, theta_p: float, theta_abstain: f
 def type_compact(kb: KnowledgeBase, budget: float | int, *, theta_c: float = THETA_C, theta_p: float = THETA_P,
                  theta_abstain: float = THETA_ABSTAIN, dedup_threshold: float = 0.8) -> CompactResult:
     """Compact ``kb`` into at most ``budget`` tokens (or share of its tokens) without losing a hard-lane item."""
+    if not isinstance(kb, KnowledgeBase):
+        raise TypeError(f"type_compact needs a KnowledgeBase (e.g. KnowledgeBase.from_rows(rows)), not "
+                        f"{type(kb).__name__}")
     total = kb.total_tokens
     limit = resolve_budget(budget, total)
     prep = _prepare(kb, theta_c, theta_p, theta_abstain, dedup_threshold)

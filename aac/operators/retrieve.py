@@ -167,6 +167,10 @@ class TypeRetriever:
         With ``authority_weighted`` pinned constraints are ordered (and, if more than k, cut) by risk x authority
         instead of relevance.
         """
+        if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 0:
+            raise ValueError(f"k: how many items to return, a whole number >= 0, not {k!r}")
+        if isinstance(topics, str):
+            topics = [topics]  # one topic, not its letters
         scores = np.asarray(self.scorer.scores(query), dtype=np.float32)
         n = len(self.items)
         if topics is None:

@@ -64,3 +64,29 @@ def test_compaction_counts_with_the_tokenizer_in_force():
         assert result.tokens_out == count_tokens(result.text)
     finally:
         set_default_tokenizer(before)
+
+
+def test_budget_shares_of_any_number_type_and_bad_arguments():
+    import decimal
+
+    import numpy as np
+
+    from aac.operators.compact import resolve_budget
+
+    assert resolve_budget(np.float32(0.5), 100) == resolve_budget(decimal.Decimal("0.5"), 100) == 50
+    assert resolve_budget(1.0, 100) == 100 and resolve_budget(1, 100) == 1 and resolve_budget(300.0, 100) == 300
+    with pytest.raises(TypeError, match="KnowledgeBase"):
+        type_compact([Item("0", "Never push.", "C")], 0.5)
+    with pytest.raises(TypeError, match="budget must be a number"):
+        resolve_budget("50%", 100)
+
+
+def test_retrieve_checks_k_and_reads_a_string_topic_as_one():
+    from aac.operators import TypeRetriever
+
+    items = [Item("0", "Never skip the integration tests.", "C", topic="testing", scope=("testing",)),
+             Item("1", "Run pytest -q for unit tests.", "P", topic="testing", order=1)]
+    r = TypeRetriever(items)
+    with pytest.raises(ValueError, match="k: how many"):
+        r.retrieve("tests", k=-1)
+    assert r.retrieve("how to run unit tests", 2, topics="testing").pinned == ["0"]
