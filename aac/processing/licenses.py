@@ -83,12 +83,8 @@ def detect_license(text: str | None) -> str | None:
 
 
 def resolve_spdx(artifact_spdx: str | None, repo_spdx: str | None = None, license_text: str | None = None) -> str | None:
-    """The best licence id we have: the repository's, else the artifact row's, else the licence file's text.
-
-    Both ids come from the repository's metadata, but the artifact row keeps the one of the crawl that first
-    stored its content: a refresh leaves unchanged files' rows as they were and upserts ``repos``, so only the
-    repository's id sees a project that moved to a licence off the allowlist."""
-    for candidate in (repo_spdx, artifact_spdx):
+    """The best licence id we have: the artifact row's, else the repository's, else the licence file's text."""
+    for candidate in (artifact_spdx, repo_spdx):
         if candidate and candidate.strip() and candidate.strip().upper() not in _UNKNOWN:
             return candidate.strip()
     detected = detect_license(license_text)

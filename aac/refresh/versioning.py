@@ -1,8 +1,8 @@
 """Corpus versions: what a fresh crawl adds, changes and removes, applied without losing history.
 
 A refresh compares the freshly crawled artifacts with the corpus by a content hash (the git blob sha GitHub
-reports, else ``content_sha256``, else the sha256 of the raw content): new and changed artifacts are
-(re)processed, unchanged ones keep their processed rows and items untouched, and artifacts no longer found get a
+reports, else ``content_sha256``, else the sha256 of the raw content): new and changed artifacts (changed content,
+or the same content under another licence: a relicensed repository) are (re)processed, unchanged ones keep their processed rows and items untouched, and artifacts no longer found get a
 tombstone (``removed_at`` + status ``removed``) instead of disappearing - but only on platforms the crawl covered
 whole (every query of the platform swept to the end): a crawl of some platforms, or one killed half-way, says
 nothing about the files of the others. Each run is a numbered version with one
@@ -79,12 +79,25 @@ def _keys(table: pa.Table) -> tuple[dict[str, str | None], set[str]]:
     return keys, removed
 
 
+def _licenses(table: pa.Table) -> dict[str, str | None]:
+    if "license_spdx" not in table.column_names:
+        return {}
+    return dict(zip(table.column("artifact_id").to_pylist(), table.column("license_spdx").to_pylist()))
+
+
 def plan_refresh(current: pa.Table, crawled: pa.Table, covered: set[str] | None = None) -> RefreshPlan:
     """Classify every artifact of ``current`` (the corpus) and ``crawled`` (the fresh crawl). Pure.
 
     ``covered``: the platforms the crawl swept whole; an artifact of another platform that the crawl did not
     meet is not judged removed (None: the crawl covered every platform)."""
     old_hash, tombstoned = _keys(current)
+    old_lic, new_lic = _licenses(current), _licenses(crawled)
+
+    def relicensed(aid: str) -> bool:
+        """Same content, another licence (the repository changed it): processed again, as its verdict may change.
+        An unknown new licence (metadata that did not come) changes nothing."""
+        return new_lic.get(aid) is not None and new_lic.get(aid) != old_lic.get(aid)
+
     unjudged: set[str] = set()
     if covered is not None:
         ids, platforms = current.column("artifact_id").to_pylist(), current.column("platform").to_pylist()
@@ -94,7 +107,7 @@ def plan_refresh(current: pa.Table, crawled: pa.Table, covered: set[str] | None 
     for aid in sorted(new_hash):
         if aid not in old_hash or aid in tombstoned:
             added.append(aid)  # new, or back after a tombstone
-        elif old_hash[aid] != new_hash[aid] or new_hash[aid] is None:
+        elif old_hash[aid] != new_hash[aid] or new_hash[aid] is None or relicensed(aid):
             changed.append(aid)
         else:
             unchanged.append(aid)

@@ -35,18 +35,8 @@ def test_license_file_text_is_recognised():
 
 
 def test_metadata_wins_and_license_text_is_the_fallback():
-    assert resolve_spdx("MIT", "GPL-3.0") == "GPL-3.0"  # the repository's current licence wins (a relicensed repo)
-    assert resolve_spdx("MIT", None) == resolve_spdx("MIT", "NOASSERTION") == "MIT"
+    assert resolve_spdx("MIT", "GPL-3.0") == "MIT"
     assert resolve_spdx(None, "Apache-2.0") == "Apache-2.0"
     assert resolve_spdx(None, "NOASSERTION", "Permission is hereby granted, free of charge, to any person obtaining a copy") == "MIT"
     assert resolve_spdx(None, None, None) is None
 
-
-def test_a_relicensed_repository_makes_its_unchanged_file_private():
-    """A refresh keeps an unchanged file's stored row (licence of its first crawl) and upserts the repository."""
-    from aac.processing.pipeline import ProcessConfig, process_row
-
-    row = {"repo": "o/r", "path": "CLAUDE.md", "content": "# Rules\n- run tests\n", "license_spdx": "MIT",
-           "status": "collected"}
-    out = process_row(row, {"full_name": "o/r", "license_spdx": "GPL-3.0"}, ProcessConfig())
-    assert (out["status"], out["license_spdx"], out["drop_reason"]) == ("private", "GPL-3.0", "license:GPL-3.0")

@@ -186,3 +186,18 @@ def test_aac_refresh_with_platform_leaves_the_other_platforms_alone(tmp_path):
         assert res.exit_code == 0, res.output
     assert "removed=0 unchanged=2" in res.output and "not judged for removal" in res.output
     assert main.sql("SELECT count(*) AS n FROM artifacts WHERE status = 'removed'").column("n")[0].as_py() == 0
+
+
+def test_a_relicensed_file_with_the_same_content_is_changed_and_processed_again(corpus):
+    def licensed(spdx):
+        t = crawl(FILES_V1)
+        return t.append_column("license_spdx", pa.array([spdx] * t.num_rows, pa.string()))
+
+    apply_refresh(corpus, licensed("MIT"), RecordingProcessor(), now=T1)
+    proc = RecordingProcessor()
+    report = apply_refresh(corpus, licensed("GPL-3.0"), proc, now=T2)
+    assert (report.changed, report.unchanged) == (4, 0) and len(proc.seen) == 4
+    assert set(corpus.sql("SELECT license_spdx FROM artifacts").column("license_spdx").to_pylist()) == {"GPL-3.0"}
+    # metadata that did not come (no licence) is not a relicence
+    report = apply_refresh(corpus, licensed(None), RecordingProcessor(), now=T2 + dt.timedelta(days=1))
+    assert (report.changed, report.unchanged) == (0, 4)
