@@ -39,4 +39,3 @@ def test_metadata_wins_and_license_text_is_the_fallback():
     assert resolve_spdx(None, "Apache-2.0") == "Apache-2.0"
     assert resolve_spdx(None, "NOASSERTION", "Permission is hereby granted, free of charge, to any person obtaining a copy") == "MIT"
     assert resolve_spdx(None, None, None) is None
-
