@@ -19,7 +19,8 @@ def register(app: typer.Typer) -> None:
     app.add_typer(ann, name="annotate")
 
     @ann.command("sample")
-    def sample(corpus: Path = CorpusOpt, repos: int = typer.Option(200, "--repos", min=1), items: int = typer.Option(2000, "--items", min=1),
+    def sample(corpus: Path = CorpusOpt, repos: int = typer.Option(200, "--repos", min=1),
+               items: int = typer.Option(2000, "--items", min=1),
                seed: int = typer.Option(0, "--seed"), out: Path = typer.Option(Path("annotation"), "--out",
                                                                                help="Folder for sample.jsonl + Label Studio tasks.json/label_config.xml")) -> None:
         """Stratified sample (star band x language) of repositories, then items; written for Label Studio."""

@@ -50,8 +50,8 @@ def classify_jsonl(clf: Classifier, src: str | Path, dst: str | Path) -> dict[st
 
     Lines that are not UTF-8 JSON objects with a string ``text`` are written with ``type: null`` and an ``error``
     (never dropped), and counted in the returned summary, as are items whose prediction is an error (``failed``:
-    an LLM endpoint that did not answer; they are written abstained). The output is written beside ``dst`` and renamed onto
-    it at the end, so a failed run leaves no half file and ``dst`` may be ``src`` itself.
+    an LLM endpoint that did not answer; they are written abstained). The output is written beside ``dst`` and
+    renamed onto it at the end, so a failed run leaves no half file and ``dst`` may be ``src`` itself.
     """
     counts = {"items": 0, "errors": 0, "failed": 0}  # failed: items the classifier could not type (an LLM error)
     dst = Path(dst)

@@ -72,8 +72,9 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
             console.print(f"classified {counts['items']} items with {classifier} -> {out}"
                           + (f" ([yellow]{counts['errors']} bad lines kept with an error field[/yellow])" if counts["errors"] else ""))
             if counts["failed"]:
-                console.print(f"[red]{counts['failed']} of {counts['items']} items could not be typed by {classifier} "
-                              "(written abstained, classifier '…:error'); see the log for the endpoint's errors[/red]")
+                console.print(f"[red]{counts['failed']} of {counts['items']} items could not be typed by "
+                              f"{classifier} (written abstained, classifier '…:error'); see the log for the "
+                              "endpoint's errors[/red]")
                 raise typer.Exit(1)
             return
         _retype(corpus, classifier, runner, address)

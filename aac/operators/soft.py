@@ -65,7 +65,8 @@ def analyse(text: str, kind: str) -> tuple[frozenset[str], tuple[str, ...], tupl
 
 
 @lru_cache(maxsize=200_000)
-def _analyse(text: str, kind: str, tokenizer) -> tuple[frozenset[str], tuple[str, ...], tuple[str, ...], tuple[int, ...]]:
+def _analyse(text: str, kind: str,
+             tokenizer) -> tuple[frozenset[str], tuple[str, ...], tuple[str, ...], tuple[int, ...]]:
     ws = frozenset(words(text))
     steps = tuple(ladder(text, kind))
     return ws, tuple(sorted(ws, key=lambda w: (-len(w), w))), steps, tuple(count_tokens(x) for x in steps)

@@ -2,12 +2,13 @@
 
 A refresh compares the freshly crawled artifacts with the corpus by a content hash (the git blob sha GitHub
 reports, else ``content_sha256``, else the sha256 of the raw content): new and changed artifacts (changed content,
-or the same content under another licence: a relicensed repository) are (re)processed, unchanged ones keep their processed rows and items untouched, and artifacts no longer found get a
-tombstone (``removed_at`` + status ``removed``) instead of disappearing - but only on platforms the crawl covered
-whole (every query of the platform swept to the end): a crawl of some platforms, or one killed half-way, says
-nothing about the files of the others. Each run is a numbered version with one
-``changelog`` row per changed artifact and one ``versions`` row, written last as the commit marker, so a run
-killed half-way is simply run again (changelog rows are upserted by (version, artifact_id)).
+or the same content under another licence: a relicensed repository) are (re)processed, unchanged ones keep their
+processed rows and items untouched, and artifacts no longer found get a tombstone (``removed_at`` + status
+``removed``) instead of disappearing - but only on platforms the crawl covered whole (every query of the platform
+swept to the end): a crawl of some platforms, or one killed half-way, says nothing about the files of the others.
+Each run is a numbered version with one ``changelog`` row per changed artifact and one ``versions`` row, written
+last as the commit marker, so a run killed half-way is simply run again (changelog rows are upserted by
+(version, artifact_id)).
 """
 
 from __future__ import annotations
@@ -230,9 +231,9 @@ def apply_refresh(corpus: Corpus, crawled: pa.Table, process: Processor | None =
         removed=len(plan.removed), unchanged=len(plan.unchanged), live_artifacts=live)], schema=VERSIONS))
     unjudged: tuple[str, ...] = ()
     if covered is not None:
-        live = current.filter(pc.is_null(current.column("removed_at"))) if "removed_at" in current.column_names \
+        alive = current.filter(pc.is_null(current.column("removed_at"))) if "removed_at" in current.column_names \
             else current
-        unjudged = tuple(sorted({p or "unknown" for p in live.column("platform").to_pylist()} - set(covered)))
+        unjudged = tuple(sorted({p or "unknown" for p in alive.column("platform").to_pylist()} - set(covered)))
     return VersionReport(version, len(plan.added), len(plan.changed), len(plan.removed), len(plan.unchanged),
                          tuple(fresh.column("artifact_id").to_pylist()) if process is not None else (), per_platform,
                          unjudged)
@@ -257,8 +258,8 @@ def merge_incoming(corpus: Corpus, incoming: Corpus, process: Processor | None =
     """Refresh ``corpus`` from a crawl written into its own folder: repository metadata (licenses, stars) is
     upserted first, then the artifacts are merged as the next version (removals judged only on the platforms
     the crawl swept whole, by its ``crawl_queries`` frontier, and among ``platforms`` when given: a collection of
-    local checkouts has no frontier and says which platforms it read only through them), then the crawl's frontier replaces
-    the corpus' (the seed of the next refresh) and its request validators join the corpus'."""
+    local checkouts has no frontier and says which platforms it read only through them), then the crawl's
+    frontier replaces the corpus' (the seed of the next refresh) and its request validators join the corpus'."""
     if not incoming.exists("artifacts"):
         raise FileNotFoundError(f"no artifacts table under {incoming.root}: crawl into it first")
     from aac.collectors.collect import covered_platforms
