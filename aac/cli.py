@@ -125,7 +125,7 @@ _register_areas()
 
 # Bad input a command did not catch itself (a missing or unreadable file, a folder where a file was expected, a
 # malformed line, an unknown name): one scrubbed line and exit status 2 instead of a traceback. AAC_DEBUG=1 re-raises.
-USER_ERRORS = (OSError, ValueError, KeyError, UnicodeError)
+USER_ERRORS = (OSError, ValueError, KeyError)  # ValueError covers JSON and Unicode errors, and Arrow's ArrowInvalid
 
 
 def _one_line(exc: BaseException) -> str:
