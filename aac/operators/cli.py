@@ -105,6 +105,8 @@ def retrieve(
     file: list[Path] = typer.Option(None, "--file", help="Items from these files (repeatable)."),
     corpus: Path = typer.Option(None, "--corpus", help="Items from a corpus folder's items table."),
     topics: str = typer.Option(None, "--topics", help="Comma-separated query topics (default: inferred)."),
+    path: list[str] = typer.Option(None, "--path", help="A file path the query is about (repeatable): rules scoped "
+                                   "to a matching glob (.mdc `globs`) are pinned too."),
     scorer: str = typer.Option("bm25", "--scorer", help="bm25 | dense"),
     authority_weighted: bool = typer.Option(False, "--authority-weighted", help="Order pinned constraints by risk."),
     no_pin: bool = typer.Option(False, "--no-pin", help="Relevance only (the baseline)."),
@@ -130,7 +132,8 @@ def retrieve(
     if tags and any(t not in r.tree.parents for t in tags):
         # a tag no section of any document matches: each document's own global rules still apply to it
         tags += sorted({i.topic.split("/", 1)[0] for i in items} - set(tags))
-    got = r.retrieve(query, k, topics=tags, pin=not no_pin, authority_weighted=authority_weighted)
+    got = r.retrieve(query, k, topics=tags, paths=tuple(path or ()), pin=not no_pin,
+                     authority_weighted=authority_weighted)
     pinned = set(got.pinned)
     if as_json:
         sys.stdout.write(json.dumps({"topics": got.topics, "in_scope": got.in_scope, "items": [

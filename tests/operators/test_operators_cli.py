@@ -145,3 +145,19 @@ def test_retrieve_keeps_a_files_global_rules_for_a_topic_it_has_no_section_for(t
         assert r.exit_code == 0, r.output
         pinned = [g["text"] for g in json.loads(r.stdout)["items"] if g["pinned"]]
         assert any("secrets" in t for t in pinned), (topics, pinned)
+
+
+def test_retrieve_pins_glob_scoped_rules_for_a_matching_path(tmp_path):
+    f = tmp_path / "ts.mdc"
+    f.write_text("---\ndescription: TS rules\nglobs: src/**/*.ts\nalwaysApply: false\n---\n"
+                 "- Never disable strict null checks.\n")
+
+    def pinned(*extra):
+        r = runner.invoke(app, ["retrieve", "--file", str(f), "components layout", "-k", "2", "--topics", "other",
+                                "--json", *extra])
+        assert r.exit_code == 0, r.output
+        return [g["text"] for g in json.loads(r.stdout)["items"] if g["pinned"]]
+
+    assert pinned() == []
+    assert pinned("--path", "src/app/x.ts") == ["Never disable strict null checks."]
+    assert pinned("--path", "docs/readme.md") == []
