@@ -114,6 +114,9 @@ ANNOTATIONS = pa.schema(
         pa.field("section_path", pa.list_(pa.string())),
         pa.field("kind", pa.string()),  # item kind, so gold items can be re-classified without the items table
         pa.field("repo", pa.string()),  # repository, the grouping unit of cross-validation
+        pa.field("path", pa.string()),  # where the item sits (gold_dev.jsonl's path, platform, line), kept for export
+        pa.field("platform", pa.string()),
+        pa.field("line", pa.int32()),
     ]
 )
 

@@ -13,6 +13,25 @@ console = Console(stderr=True)
 CorpusOpt = typer.Option(Path("data"), "--corpus", envvar="AAC_CORPUS", help="Corpus folder.")
 
 
+def _save_labels(corpus: Path, rows: list[dict], source) -> None:
+    """Store imported labels: texts filled from the corpus where the file has none (a label without its item's
+    text could be neither trained on nor evaluated, so such an import is refused whole); replaced labels counted."""
+    from aac.annotation.store import fill_text, replaced_labels, save
+    from aac.store import Corpus
+
+    c = Corpus(corpus)
+    missing = fill_text(c, rows)
+    if missing:
+        console.print(f"[red]{source}: {len(missing)} of {len(rows)} labels have no item text in the file, its "
+                      f"--items file or corpus {corpus} (first: {missing[0]['item_id']}); nothing imported[/red]")
+        raise typer.Exit(2)
+    replaced = replaced_labels(c, rows)
+    if replaced:
+        console.print(f"[yellow]{replaced} stored labels (same item, annotator and round) replaced by different "
+                      "ones[/yellow]")
+    save(c, rows)
+
+
 def register(app: typer.Typer) -> None:
     ann = typer.Typer(help="The annotation loop: sample, label in Label Studio, measure agreement, adjudicate.",
                       no_args_is_help=True)
@@ -74,24 +93,23 @@ def register(app: typer.Typer) -> None:
                   round_: int = typer.Option(1, "--round")) -> None:
         """Import a Label Studio JSON export (one row per annotator and item) into the annotations table."""
         from aac.annotation.labelstudio import import_export
-        from aac.annotation.store import save
-        from aac.store import Corpus
 
         rows, problems = import_export(export, round_)
         for p in problems:
             console.print(f"[yellow]skipped: {p}[/yellow]")
-        save(Corpus(corpus), rows)
+        if not rows:
+            console.print(f"[red]{export}: no usable annotations[/red]")
+            raise typer.Exit(1)
+        _save_labels(corpus, rows, export)
         console.print(f"imported {len(rows)} annotations from {len({r['annotator'] for r in rows})} annotators")
 
     @ann.command("import-gold")
     def import_gold(path: Path = typer.Argument(..., help="gold_dev.jsonl format"), corpus: Path = CorpusOpt) -> None:
         """Import gold_dev-format labels (annotators A, B and the adjudicated label)."""
         from aac.annotation.formats import import_gold_jsonl
-        from aac.annotation.store import save
-        from aac.store import Corpus
 
         rows = import_gold_jsonl(path)
-        save(Corpus(corpus), rows)
+        _save_labels(corpus, rows, path)
         console.print(f"imported {len(rows)} annotation rows from {path}")
 
     @ann.command("import-labels")
@@ -100,15 +118,13 @@ def register(app: typer.Typer) -> None:
                       corpus: Path = CorpusOpt, round_: int = typer.Option(1, "--round", help="annotation round")) -> None:
         """Import one annotator's label file (e.g. gold_dev_labels_A.jsonl with gold_dev_items.jsonl)."""
         from aac.annotation.formats import import_label_file
-        from aac.annotation.store import save
-        from aac.store import Corpus
 
         try:
             rows = import_label_file(path, annotator, items, round_)
         except (OSError, ValueError, KeyError) as exc:
             console.print(f"[red]{path}: {exc}[/red]")
             raise typer.Exit(2)
-        save(Corpus(corpus), rows)
+        _save_labels(corpus, rows, path)
         console.print(f"imported {len(rows)} labels by {annotator}")
 
     @ann.command("agreement")
@@ -124,8 +140,10 @@ def register(app: typer.Typer) -> None:
         from aac.schema import TYPES
 
         if a and b:
-            la = {r["id"]: r["label"] for r in map(json.loads, open(a, encoding="utf-8")) if r}
-            lb = {r["id"]: r["label"] for r in map(json.loads, open(b, encoding="utf-8")) if r}
+            from aac.annotation.formats import _check, _id, _rows
+
+            la, lb = ({_id(r, f"{f}:{n}"): _check(r.get("label"), f"{f}:{n}") for n, r in enumerate(_rows(f), 1)}
+                      for f in (a, b))
             ids = sorted(set(la) & set(lb))
             pairs = {(a.name, b.name): ([la[i] for i in ids], [lb[i] for i in ids])}
         elif by in ("annotator", "round", "gold"):
@@ -199,17 +217,25 @@ def register(app: typer.Typer) -> None:
             console.print(f"tie-break tasks -> {tasks_path}, {config}")
 
     @ann.command("adjudicate")
-    def adjudicate_cmd(item_id: str, label: str, corpus: Path = CorpusOpt, meta: bool = typer.Option(False, "--meta"),
-                       round_: int = typer.Option(1, "--round")) -> None:
+    def adjudicate_cmd(item_id: str, label: str, corpus: Path = CorpusOpt,
+                       meta: Optional[bool] = typer.Option(None, "--meta/--no-meta", help="pointer-only item (default: "
+                                                           "the annotators' flag)"),
+                       round_: Optional[int] = typer.Option(None, "--round", min=1, help="default: the round after "
+                                                            "the item's latest adjudication, so it supersedes it")) -> None:
         """Record the adjudicated label of one item; it then enters the `gold` view."""
         from aac.annotation.store import adjudicate
         from aac.store import Corpus
 
         try:
-            adjudicate(Corpus(corpus), item_id, label, round_, meta)
+            recorded = adjudicate(Corpus(corpus), item_id, label, round_, meta)
         except (KeyError, ValueError) as exc:
-            console.print(f"[red]{exc}[/red]")
+            console.print(f"[red]error: {exc.args[0] if exc.args else exc}[/red]")
             raise typer.Exit(2)
         from aac.labels import parse_type
 
-        console.print(f"{item_id} -> {parse_type(label)}")
+        quoted = item_id.replace("'", "''")
+        gold = Corpus(corpus).sql(f"SELECT label FROM gold WHERE item_id = '{quoted}'").to_pylist()
+        console.print(f"{item_id} -> {parse_type(label)} (adjudication round {recorded})")
+        if gold and gold[0]["label"] != parse_type(label):
+            console.print(f"[yellow]gold keeps {gold[0]['label']}: a later adjudication round of this item "
+                          "exists[/yellow]")

@@ -13,8 +13,20 @@ from aac.annotation.views import ADJUDICATOR  # noqa: F401  (re-exported)
 
 
 def _rows(path: str | Path) -> list[dict]:
+    """JSON objects, one a line (blank lines skipped); a bad line is named by file and line number."""
+    out = []
     with open(path, encoding="utf-8") as f:
-        return [json.loads(line) for line in f if line.strip()]
+        for n, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise ValueError(f"{path}:{n}: not JSON ({exc.msg})") from None
+            if not isinstance(row, dict):
+                raise ValueError(f"{path}:{n}: expected a JSON object")
+            out.append(row)
+    return out
 
 
 def _check(label, where: str) -> str:
@@ -24,30 +36,49 @@ def _check(label, where: str) -> str:
     return lab
 
 
+def _id(row: dict, where: str) -> str:
+    if row.get("id") is None or row.get("id") == "":
+        raise ValueError(f"{where}: no 'id'")
+    return str(row["id"])
+
+
+def _line(value) -> int | None:
+    return int(value) if isinstance(value, int) or (isinstance(value, str) and value.isdigit()) else None
+
+
+def _place(row: dict) -> dict:
+    """Where an item sits, as gold_dev.jsonl gives it (repo, path, platform, line); export writes it back."""
+    section = row.get("section") or row.get("section_path") or []
+    return {"text": row.get("text"), "section_path": [section] if isinstance(section, str) else list(section),
+            "kind": row.get("kind"), "repo": row.get("repo"), "path": row.get("path"),
+            "platform": row.get("platform"), "line": _line(row.get("line"))}
+
+
 def import_gold_jsonl(path: str | Path) -> list[dict]:
     """gold_dev.jsonl -> rows for annotators A, B (when present) and the adjudicated label."""
     out = []
     for n, r in enumerate(_rows(path), 1):
-        base = {"item_id": r["id"], "meta": bool(r.get("meta")), "round": 1, "text": r.get("text"),
-                "section_path": r.get("section") or [], "kind": r.get("kind"), "repo": r.get("repo")}
+        where = f"{path}:{n}"
+        base = {"item_id": _id(r, where), "meta": bool(r.get("meta")), "round": 1, **_place(r)}
         for who, key in (("A", "label_a"), ("B", "label_b")):
             if r.get(key):
-                out.append({**base, "annotator": who, "label": _check(r[key], f"{path}:{n}")})
-        out.append({**base, "annotator": ADJUDICATOR, "label": _check(r["label"], f"{path}:{n}")})
+                out.append({**base, "annotator": who, "label": _check(r[key], where)})
+        out.append({**base, "annotator": ADJUDICATOR, "label": _check(r.get("label"), where)})
     return out
 
 
 def import_label_file(path: str | Path, annotator: str, items_path: str | Path | None = None,
                       round_: int = 1) -> list[dict]:
     """A per-annotator label file (id, label, meta) joined to its items file (id, text, section, ...); ``round_``
-    keeps a second look by the same annotator apart from the first."""
-    items = {r["id"]: r for r in _rows(items_path)} if items_path else {}
+    keeps a second look by the same annotator apart from the first. A label line may carry its item's text itself;
+    rows left without text are for the caller to fill (:func:`aac.annotation.store.fill_text`) or refuse."""
+    items = {str(r.get("id")): r for r in _rows(items_path)} if items_path else {}
     out = []
     for n, r in enumerate(_rows(path), 1):
-        it = items.get(r["id"], {})
-        out.append({"item_id": r["id"], "annotator": annotator, "label": _check(r.get("label"), f"{path}:{n}"),
-                    "meta": bool(r.get("meta")), "round": round_, "text": it.get("text"),
-                    "section_path": it.get("section") or [], "kind": it.get("kind"), "repo": it.get("repo")})
+        item_id = _id(r, f"{path}:{n}")
+        place = _place(items.get(item_id) or r)
+        out.append({"item_id": item_id, "annotator": annotator, "label": _check(r.get("label"), f"{path}:{n}"),
+                    "meta": bool(r.get("meta")), "round": round_, **place})
     return out
 
 
@@ -57,8 +88,8 @@ def gold_jsonl_rows(gold: list[dict]) -> list[dict]:
     out = []
     for g in gold:
         votes, who = list(g.get("votes") or []), list(g.get("annotators") or [])
-        row = {"id": g["item_id"], "repo": g.get("repo"), "section": list(g.get("section_path") or []),
-               "kind": g.get("kind"), "text": g.get("text"), "label": g["label"], "meta": bool(g.get("meta")),
+        row = {"id": g["item_id"], "repo": g.get("repo"), "path": g.get("path"), "platform": g.get("platform"),
+               "line": g.get("line"), "section": list(g.get("section_path") or []), "kind": g.get("kind"), "text": g.get("text"), "label": g["label"], "meta": bool(g.get("meta")),
                "agreed": len(votes) >= 2 and len(set(votes)) == 1, "provenance": g.get("provenance"),
                "votes": votes, "annotators": who}
         if len(votes) >= 2:

@@ -1,6 +1,7 @@
-"""Annotation samples. The first round: repositories by star band x language, then items spread over those repos,
-sized like the paper (200 repositories -> 2,000 items) or as asked; strata are sampled in proportion to their
-size with at least one repository each (largest remainder), so rare languages and star bands are not lost.
+"""Annotation samples. The first round: repositories by star band x language, then items spread evenly over those
+repos (an equal share each, what a small repository lacks going to the others), sized like the paper (200
+repositories -> 2,000 items) or as asked; strata are sampled in proportion to their size with at least one
+repository each (largest remainder), so rare languages and star bands are not lost.
 Later rounds: the typed items nearest the constraint boundary (:func:`boundary_items`).
 """
 
@@ -35,12 +36,31 @@ def allocate(sizes: dict[str, int], total: int) -> dict[str, int]:
     for k in keys:
         alloc[k] = min(sizes[k], alloc[k] + math.floor(quotas[k]))
     rest = total - sum(alloc.values())
-    for k in sorted(keys, key=lambda k: (-(quotas[k] - math.floor(quotas[k])), k)):
-        if rest <= 0:
-            break
-        if alloc[k] < sizes[k]:
-            alloc[k] += 1
-            rest -= 1
+    order = sorted(keys, key=lambda k: (-(quotas[k] - math.floor(quotas[k])), k))
+    while rest > 0:  # largest remainder first; strata at their cap pass their share on (another pass if need be)
+        for k in order:
+            if rest > 0 and alloc[k] < sizes[k]:
+                alloc[k] += 1
+                rest -= 1
+    return alloc
+
+
+def allocate_even(sizes: dict[str, int], total: int) -> dict[str, int]:
+    """An equal share per key (water-filling): keys with fewer than their share give the rest to the others, so
+    no repository's many items crowd out the rest of the sample. Capped by size; ties by key."""
+    alloc = {k: 0 for k in sizes}
+    open_keys = sorted(k for k in sizes if sizes[k] > 0)
+    left = min(total, sum(sizes.values()))
+    while left > 0 and open_keys:
+        share = max(1, left // len(open_keys))
+        for k in list(open_keys):
+            take = min(share, sizes[k] - alloc[k], left)
+            alloc[k] += take
+            left -= take
+            if alloc[k] >= sizes[k]:
+                open_keys.remove(k)
+            if left == 0:
+                break
     return alloc
 
 
@@ -70,7 +90,7 @@ def sample_items(corpus: Corpus, n_repos: int = 200, n_items: int = 2000, seed: 
     repos = [r for r in repos if r["full_name"] in by_repo]
     chosen = sample_repos(repos, n_repos, seed)
     rng = random.Random(seed + 1)
-    alloc = allocate({r["full_name"]: len(by_repo[r["full_name"]]) for r in chosen}, n_items)
+    alloc = allocate_even({r["full_name"]: len(by_repo[r["full_name"]]) for r in chosen}, n_items)
     out = []
     for r in chosen:
         pool = sorted(by_repo[r["full_name"]], key=lambda it: it["item_id"])

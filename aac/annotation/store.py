@@ -35,17 +35,67 @@ def adjudication_queue(corpus: Corpus) -> list[dict]:
     return corpus.sql(QUEUE_SQL).to_pylist()
 
 
-def adjudicate(corpus: Corpus, item_id: str, label: str, round_: int = 1, meta: bool = False) -> int:
-    """Record the adjudicated label of one item (carrying its text/section over from the annotations)."""
+def adjudicate(corpus: Corpus, item_id: str, label: str, round_: int | None = None,
+               meta: bool | None = None) -> int:
+    """Record the adjudicated label of one item; returns the round it was recorded under.
+
+    Without ``round_`` it is the round after the item's latest adjudication (1 for the first), so a second thought
+    supersedes the first in ``gold`` (the latest round wins) and a re-import of gold_dev-format labels (round 1)
+    does not undo it. The text, section and place come from the item's annotation that has them; ``meta`` left
+    unset takes the annotators' flag.
+    """
     from aac.annotation.formats import _check
 
     label = _check(label, item_id)
-    prior = corpus.sql("SELECT text, section_path, kind, repo FROM annotations WHERE item_id = "
-                       + "'" + item_id.replace("'", "''") + "' LIMIT 1").to_pylist()
+    quoted = "'" + item_id.replace("'", "''") + "'"
+    prior = corpus.sql("SELECT text, section_path, kind, repo, path, platform, line FROM annotations "
+                       f"WHERE item_id = {quoted} ORDER BY text IS NULL, round DESC, annotator LIMIT 1").to_pylist()
     if not prior:
-        raise KeyError(f"no annotations for item {item_id!r}")
-    return save(corpus, [{"item_id": item_id, "annotator": ADJUDICATOR, "label": label, "round": round_,
-                          "meta": meta, **prior[0]}])
+        raise KeyError(f"no annotations for item {item_id}")
+    if round_ is None:
+        latest = corpus.sql(f"SELECT max(round) AS r FROM annotations WHERE item_id = {quoted} "
+                            f"AND annotator = '{ADJUDICATOR}'").to_pylist()[0]["r"]
+        round_ = 1 if latest is None else int(latest) + 1
+    save(corpus, [{"item_id": item_id, "annotator": ADJUDICATOR, "label": label, "round": round_, "meta": meta,
+                   **prior[0]}])
+    return round_
+
+
+PLACE = ("text", "section_path", "kind", "repo", "path", "platform", "line")
+
+
+def fill_text(corpus: Corpus, rows: list[dict]) -> list[dict]:
+    """Rows without text take it (and section, kind, place) from the item's stored annotations, else from the
+    corpus's items table; returns the rows still without text."""
+    missing = {r["item_id"] for r in rows if not r.get("text")}
+    found: dict[str, dict] = {}
+    if missing and corpus.exists("annotations"):
+        for r in corpus.read("annotations", columns=["item_id", *PLACE]).to_pylist():
+            if r["item_id"] in missing and r["text"] and r["item_id"] not in found:
+                found[r["item_id"]] = r
+    if missing - set(found) and corpus.exists("items") and corpus.exists("artifacts"):
+        con = corpus.connect()
+        try:
+            con.register("wanted", pa.table({"item_id": sorted(missing - set(found))}))
+            for r in con.sql("SELECT i.item_id, i.text, i.section_path, i.kind, a.repo, a.path, a.platform "
+                             "FROM items i JOIN artifacts a USING (artifact_id) "
+                             "WHERE i.item_id IN (SELECT item_id FROM wanted)").to_arrow_table().to_pylist():
+                found.setdefault(r["item_id"], r)
+        finally:
+            con.close()
+    for r in rows:
+        if not r.get("text") and r["item_id"] in found:
+            r.update({k: found[r["item_id"]][k] for k in PLACE if found[r["item_id"]].get(k) is not None})
+    return [r for r in rows if not r.get("text")]
+
+
+def replaced_labels(corpus: Corpus, rows: Sequence[dict]) -> int:
+    """How many of ``rows`` would replace a stored label (same item, annotator and round) with a different one."""
+    if not rows or not corpus.exists("annotations"):
+        return 0
+    stored = {(r["item_id"], r["annotator"], r["round"]): r["label"]
+              for r in corpus.read("annotations", columns=["item_id", "annotator", "round", "label"]).to_pylist()}
+    return sum(1 for r in rows if stored.get((r["item_id"], r["annotator"], r["round"]), r["label"]) != r["label"])
 
 
 def _paired(by_item: dict[str, dict], keys: list, name) -> dict[tuple[str, str], tuple[list[str], list[str]]]:
@@ -60,10 +110,12 @@ def _paired(by_item: dict[str, dict], keys: list, name) -> dict[tuple[str, str],
 
 
 def annotator_pairs(corpus: Corpus) -> dict[tuple[str, str], tuple[list[str], list[str]]]:
-    """Paired labels for every pair of (non-adjudicator) annotators over the items both labelled."""
-    rows = corpus.sql(f"SELECT item_id, annotator, label FROM annotations WHERE annotator <> '{ADJUDICATOR}'").to_pylist()
+    """Paired labels for every pair of (non-adjudicator) annotators over the items both labelled (each annotator's
+    latest round)."""
+    rows = corpus.sql(f"SELECT item_id, annotator, label FROM annotations WHERE annotator <> '{ADJUDICATOR}' "
+                      "ORDER BY item_id, annotator, round").to_pylist()
     by_item: dict[str, dict[str, str]] = {}
-    for r in rows:
+    for r in rows:  # ordered by round: an annotator's latest round wins, as in the gold view
         by_item.setdefault(r["item_id"], {})[r["annotator"]] = r["label"]
     return _paired(by_item, sorted({r["annotator"] for r in rows}), str)
 
