@@ -80,6 +80,12 @@ NO_LLM: tuple[str, ...] = ("regex", "encoder", "trained", "cascade")
 DEFAULT = "trained"
 
 
+def failed(prediction: Prediction) -> bool:
+    """An item its classifier could not type (an LLM stage that failed): written abstained, source ``...:error``;
+    counted as a failure, never as an answer."""
+    return "error" in (prediction.source or "").split(":")
+
+
 def available() -> list[str]:
     return sorted(REGISTRY)
 

@@ -8,7 +8,7 @@ from typing import Callable, Iterator, Sequence
 
 import pyarrow as pa
 
-from aac.classifiers.base import Classifier, ItemInput, Prediction
+from aac.classifiers.base import Classifier, ItemInput, Prediction, failed
 from aac.schema import TYPES
 
 BATCH = 4096
@@ -68,7 +68,7 @@ def classify_jsonl(clf: Classifier, src: str | Path, dst: str | Path) -> dict[st
                         fout.write(_json_line(row))
                         continue
                     pred = next(preds)
-                    counts["failed"] += "error" in pred.source.split(":")
+                    counts["failed"] += failed(pred)
                     fout.write(_json_line(dict(row, **prediction_fields(pred))))
                 pending.clear()
 
@@ -132,6 +132,14 @@ def retype_corpus(corpus, clf: Classifier, on_progress: Callable[[int], None] | 
             yield out
 
     return corpus.replace("items", batches())
+
+
+def count_failed(corpus) -> int:
+    """Rows of the corpus's items table that their classifier could not type (source ``...:error``)."""
+    if not corpus.exists("items"):
+        return 0
+    rows = corpus.sql("SELECT count(*) AS n FROM items WHERE list_contains(string_split(classifier, ':'), 'error')")
+    return int(rows.to_pylist()[0]["n"])
 
 
 def labels_of(preds: Sequence[Prediction]) -> list[str]:

@@ -3,7 +3,8 @@
 1. regex resolves only its highest-precision matches (code blocks -> P; shouted or symbol prohibitions such
    as "NEVER ..." / "❌ ..." -> C), since a wrong early exit cannot be undone by later stages;
 2. the trained model types the rest (its constraint risk is already authority-weighted);
-3. items whose confidence stays below ``llm_below`` go to the LLM stage when one is configured;
+3. items whose confidence stays below ``llm_below`` go to the LLM stage when one is configured (an item the LLM
+   failed on keeps the model's label, is abstained, and its source ``cascade:llm:error`` counts it as failed);
 4. items still below ``abstain_below`` (0.40) are marked ``abstained``: they keep the label the model chose
    (so type statistics stay honest) but operators route abstained items to the hard lane, i.e. treat them
    exactly like Constraints (kept verbatim, never dropped).
@@ -16,7 +17,7 @@ from typing import Sequence
 
 import regex as re
 
-from aac.classifiers.base import ItemInput, Prediction, fingerprint_of, make_fingerprint, one_hot
+from aac.classifiers.base import ItemInput, Prediction, failed, fingerprint_of, make_fingerprint, one_hot
 
 VERSION = 1  # bump when the early-exit rules or the stage order change (part of the fingerprint)
 STRONG_PROHIBITION = re.compile(r"\b(NEVER|DO NOT|MUST NOT|DON'T|FORBIDDEN|PROHIBITED)\b|^[\s*-]*[❌🚫⛔🛑]")
@@ -63,6 +64,8 @@ class CascadeClassifier:
             unsure = [i for i in rest if out[i].confidence < self.llm_below]
             if unsure:
                 for i, p in zip(unsure, self.llm.predict([items[i] for i in unsure])):
-                    if not p.abstained:
+                    if failed(p):  # the check the item needed did not happen: keep the model's label, abstain
+                        out[i] = replace(out[i], abstained=True, source="cascade:" + p.source)
+                    elif not p.abstained:
                         out[i] = replace(p, source="cascade:" + p.source)
         return [replace(p, abstained=p.abstained or p.confidence < self.abstain_below) for p in out]

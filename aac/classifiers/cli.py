@@ -16,14 +16,19 @@ console = Console(stderr=True)
 SHARED_HINT = "e.g. ../shared/data/gold_dev.jsonl"
 
 
-def _llm_options(name: str, base_url: str | None, model: str | None) -> dict:
-    if name in ("llm", "safetymargin"):
-        return {"base_url": base_url, "model": model}
-    if name == "cascade" and base_url:
-        from aac.classifiers.llm import LLMClassifier
+def _llm_stats(clf) -> dict:
+    """Request, token and latency figures of an LLM variant (or a cascade's LLM stage); empty for the others."""
+    stage = getattr(clf, "llm", None) or clf
+    stats = getattr(stage, "stats", None)
+    return stats if isinstance(stats, dict) else {}
 
-        return {"llm": LLMClassifier(base_url=base_url, model=model)}
-    return {}
+
+def _print_llm_stats(clf) -> None:
+    s = _llm_stats(clf)
+    if s:
+        console.print(f"LLM: {s['calls']} requests, {s['cache_hits']} cached, {s['retries']} retries, {s['errors']} "
+                      f"failed items; {s['prompt_tokens']} prompt + {s['completion_tokens']} completion tokens; "
+                      f"mean latency {s['mean_latency_ms']:.0f} ms")
 
 
 def register(app: typer.Typer, eval_app: typer.Typer) -> None:
@@ -47,12 +52,13 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
         if ctx.invoked_subcommand:
             return
         from aac.classifiers.base import get_classifier
+        from aac.classifiers.llm import llm_options
 
         if src is None and corpus is None:
             console.print("[red]give --in ITEMS.jsonl --out OUT.jsonl, or --corpus DIR[/red]")
             raise typer.Exit(2)
         try:
-            clf = get_classifier(classifier, **_llm_options(classifier, llm_base_url, llm_model))
+            clf = get_classifier(classifier, **llm_options(classifier, llm_base_url, llm_model))
         except (KeyError, RuntimeError, FileNotFoundError, ValueError) as exc:
             console.print(f"[red]{exc}[/red]")
             raise typer.Exit(2)
@@ -71,13 +77,12 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
             counts = classify_jsonl(clf, src, out)
             console.print(f"classified {counts['items']} items with {classifier} -> {out}"
                           + (f" ([yellow]{counts['errors']} bad lines kept with an error field[/yellow])" if counts["errors"] else ""))
+            _print_llm_stats(clf)
             if counts["failed"]:
-                console.print(f"[red]{counts['failed']} of {counts['items']} items could not be typed by "
-                              f"{classifier} (written abstained, classifier '…:error'); see the log for the "
-                              "endpoint's errors[/red]")
+                _report_failed(counts["failed"], counts["items"], classifier, clf)
                 raise typer.Exit(1)
             return
-        _retype(corpus, classifier, runner, address)
+        _retype(corpus, classifier, runner, address, clf, llm_base_url, llm_model)
 
     @classify_app.command("train")
     def train(
@@ -166,7 +171,14 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
     register_annotation(app)
 
 
-def _retype(corpus: Path, classifier: str, runner: str, address: str | None) -> None:
+def _report_failed(n_failed: int, n_items: int, classifier: str, clf=None) -> None:
+    first = _llm_stats(clf).get("first_error") if clf is not None else ""
+    console.print(f"[red]{n_failed} of {n_items} items could not be typed by {classifier} (written abstained, "
+                  f"classifier '…:error')" + (f"; first error: {first}" if first else "") + "[/red]")
+
+
+def _retype(corpus: Path, classifier: str, runner: str, address: str | None, clf=None,
+            llm_base_url: str | None = None, llm_model: str | None = None) -> None:
     from aac.store import Corpus
 
     c = Corpus(corpus)
@@ -183,7 +195,7 @@ def _retype(corpus: Path, classifier: str, runner: str, address: str | None) -> 
         from aac.processing.item_record import rewriting_items
 
         total = c.count("items")
-        clf = get_classifier(classifier)
+        clf = clf if clf is not None else get_classifier(classifier)
         with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
                       TimeRemainingColumn(), console=console) as bar, \
                 rewriting_items(c, fingerprint_of(clf), whole_table=True):  # so `aac process` knows who typed them
@@ -193,7 +205,8 @@ def _retype(corpus: Path, classifier: str, runner: str, address: str | None) -> 
         from aac.flows.classify import classify_corpus_flow
 
         try:
-            n = classify_corpus_flow(str(corpus), classifier, runner, address)
+            n = classify_corpus_flow(str(corpus), classifier, runner, address,
+                                     llm_base_url=llm_base_url, llm_model=llm_model)
         except RuntimeError as exc:  # e.g. the dask extra is missing: say which install line fixes it
             console.print(f"[red]{exc}[/red]")
             raise typer.Exit(2)
@@ -202,3 +215,15 @@ def _retype(corpus: Path, classifier: str, runner: str, address: str | None) -> 
         raise typer.Exit(2)
     c.refresh_catalog()
     console.print(f"retyped {n} items in {corpus} with {classifier}")
+    if clf is not None and runner == "local":  # a flow's workers keep their own figures
+        _print_llm_stats(clf)
+    from aac.classifiers.batch import count_failed
+
+    n_failed = count_failed(c)
+    if n_failed:
+        from aac.classifiers.base import fingerprint_of
+        from aac.processing.item_record import typed_incompletely
+
+        typed_incompletely(c, fingerprint_of(clf) if clf is not None else None, n_failed)
+        _report_failed(n_failed, n, classifier, clf if runner == "local" else None)
+        raise typer.Exit(1)

@@ -6,7 +6,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from aac.classifiers.base import Classifier
+from aac.classifiers.base import Classifier, failed
 from aac.classifiers.datasets import Labelled
 from aac.classifiers.metrics import form_recall, summary
 
@@ -32,6 +32,12 @@ def score(clf: Classifier, gold: Sequence[Labelled], phrasing: Sequence[Labelled
     t0 = time.perf_counter()
     preds = clf.predict(items) if items else []
     s.ms_per_item = 1000 * (time.perf_counter() - t0) / max(1, len(items))
+    n_failed = sum(map(failed, preds))
+    if n_failed:  # an item nobody typed is no answer: a dead endpoint must not read as perfect C recall
+        first = (getattr(clf, "stats", None) or getattr(getattr(clf, "llm", None), "stats", None) or {})
+        first = first.get("first_error", "") if isinstance(first, dict) else ""
+        s.error = f"{n_failed} of {len(items)} items not typed" + (f": {first}" if first else "")
+        return s
     labels = [p.label for p in preds]
     if gold:
         s.gold = summary([d.label for d in gold], labels[: len(gold)])

@@ -1,9 +1,13 @@
 """LLM classifiers over any OpenAI-compatible chat endpoint: ``llm`` (one-shot five-class) and ``safetymargin``.
 
 - strict JSON: the reply must be one JSON object with the expected fields, else it is retried, and after the
-  last retry the item is returned abstained (source ``llm:error``) — operators keep abstained items verbatim;
-- retries with backoff on timeouts, transport errors, 429 and 5xx;
-- a DuckDB cache keyed by sha256(prompt version, model, section, text): re-runs cost no calls;
+  last retry the item is returned abstained (source ``llm:error``) — operators keep abstained items verbatim, and
+  evaluation and the CLI count such items as failed, never as answers; the first failure's reason (key scrubbed)
+  is kept in ``stats`` and logged;
+- retries with backoff on timeouts, transport errors, 429 and 5xx (a ``Retry-After`` is honoured, up to 60 s);
+  an authentication or not-found answer (401/403/404) stops the run's further requests at once;
+- a DuckDB cache keyed by sha256(prompt version, endpoint, model, section, text) holding only the parsed answer
+  fields: re-runs cost no calls;
 - a concurrency limit (thread pool over one httpx client) and token + latency accounting (``stats``);
 - the API key comes from AAC_LLM_API_KEY or OPENAI_API_KEY, is held as a ``Secret`` and scrubbed from errors.
 
@@ -15,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 import threading
 import time
@@ -49,6 +54,15 @@ class LLMReplyError(ValueError):
     """The endpoint answered, but not with the JSON object the prompt asks for."""
 
 
+class EndpointRefused(RuntimeError):
+    """The endpoint refused the client itself (401/403/404): no later request can fare better."""
+
+
+REPLY_FIELDS = ("type", "confidence", "score")  # what a cached reply keeps: nothing the endpoint echoed besides
+MAX_RETRY_AFTER_S = 60.0
+LOG = logging.getLogger(__name__)
+
+
 def api_key_from_env() -> Secret | None:
     value = os.environ.get("AAC_LLM_API_KEY") or os.environ.get("OPENAI_API_KEY")
     return Secret(value) if value else None
@@ -56,6 +70,19 @@ def api_key_from_env() -> Secret | None:
 
 def _scrub(text: str, key: Secret | None) -> str:
     return text.replace(key.reveal(), "***") if key else text
+
+
+def canonical_reply(content: str) -> str:
+    """The reply's answer fields only, as the cache stores them (parsing it again gives the same answer)."""
+    obj = parse_json_object(content)
+    return json.dumps({k: obj[k] for k in REPLY_FIELDS if k in obj}, sort_keys=True)
+
+
+def _retry_after(response) -> float:
+    try:
+        return min(MAX_RETRY_AFTER_S, max(0.0, float(response.headers.get("retry-after", ""))))
+    except ValueError:
+        return 0.0
 
 
 def parse_json_object(content: str) -> dict:
@@ -80,7 +107,7 @@ def parse_type_reply(content: str) -> tuple[str, float]:
     else:
         raise LLMReplyError(f"bad type {label!r}")
     conf = obj.get("confidence", 0.8)
-    if not isinstance(conf, (int, float)) or not 0 <= conf <= 1:
+    if isinstance(conf, bool) or not isinstance(conf, (int, float)) or not 0 <= conf <= 1:
         raise LLMReplyError(f"bad confidence {conf!r}")
     return label, float(conf)
 
@@ -101,6 +128,7 @@ class Stats:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     latency_s: float = 0.0
+    first_error: str = ""  # the first failed item's reason (key scrubbed): what the CLI and the log say
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
     def add(self, **kw) -> None:
@@ -108,10 +136,20 @@ class Stats:
             for k, v in kw.items():
                 setattr(self, k, getattr(self, k) + v)
 
+    def failed(self, reason: str) -> None:
+        with self._lock:
+            self.errors += 1
+            first = not self.first_error
+            if first:
+                self.first_error = reason
+        if first:
+            LOG.warning("LLM endpoint: an item could not be typed: %s", reason)
+
     def as_dict(self) -> dict:
         d = {k: getattr(self, k) for k in ("calls", "cache_hits", "retries", "errors", "prompt_tokens",
                                             "completion_tokens")}
         d["mean_latency_ms"] = 1000 * self.latency_s / self.calls if self.calls else 0.0
+        d["first_error"] = self.first_error
         return d
 
 
@@ -122,9 +160,21 @@ class ResponseCache:
         import duckdb
 
         self.path = str(path) if path else ":memory:"
-        if path:
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        self._con = duckdb.connect(self.path)
+        try:
+            if path:
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+            self._con = duckdb.connect(self.path)
+        except (OSError, duckdb.Error) as exc:
+            reason = str(exc).splitlines()[0][:160]
+            if "lock" not in reason.lower():  # a folder, no rights, a damaged file: the user's to fix
+                raise RuntimeError(f"cannot open the LLM reply cache {self.path} ({reason}); set AAC_LLM_CACHE to "
+                                   "another file") from None
+            # another process holds it (a second run, or the other Dask workers): answers are still right, only
+            # this process's replies go uncached
+            LOG.warning("LLM reply cache %s is in use by another process: this process keeps its replies in "
+                        "memory only", self.path)
+            self.path = ":memory:"
+            self._con = duckdb.connect(self.path)
         self._con.execute("CREATE TABLE IF NOT EXISTS llm_cache (key VARCHAR PRIMARY KEY, prompt_version VARCHAR, "
                           "model VARCHAR, reply VARCHAR, created DOUBLE)")
         self._lock = threading.Lock()
@@ -162,19 +212,22 @@ class ChatClient:
         self.cache = ResponseCache(default_cache_path() if cache is True else (cache or None))
         self.stats = Stats()
         self._client = None
+        self._client_lock = threading.Lock()
+        self._refused: EndpointRefused | None = None
 
     def _http(self):
-        if self._client is None:
-            import httpx
+        with self._client_lock:  # one client for all worker threads
+            if self._client is None:
+                import httpx
 
-            headers = {"Content-Type": "application/json"}
-            if self.api_key:
-                headers["Authorization"] = f"Bearer {self.api_key.reveal()}"
-            self._client = httpx.Client(timeout=self.timeout, headers=headers)
-        return self._client
+                headers = {"Content-Type": "application/json"}
+                if self.api_key:
+                    headers["Authorization"] = f"Bearer {self.api_key.reveal()}"
+                self._client = httpx.Client(timeout=self.timeout, headers=headers)
+            return self._client
 
     def key(self, version: str, item: ItemInput) -> str:
-        raw = json.dumps([version, self.model, list(item.section), item.text], ensure_ascii=False)
+        raw = json.dumps([version, self.base_url, self.model, list(item.section), item.text], ensure_ascii=False)
         return hashlib.sha256(raw.encode("utf-8")).hexdigest()
 
     def ask(self, version: str, system: str, item: ItemInput, parse):
@@ -190,33 +243,48 @@ class ChatClient:
         body = {"model": self.model, "temperature": 0, "response_format": {"type": "json_object"},
                 "messages": [{"role": "system", "content": system}, {"role": "user", "content": user}]}
         last: Exception | None = None
+        wait = 0.0
         for attempt in range(self.retries + 1):
+            if self._refused is not None:
+                last = self._refused
+                break
             if attempt:
                 self.stats.add(retries=1)
-                time.sleep(self.backoff * 2 ** (attempt - 1))
+                time.sleep(max(wait, self.backoff * 2 ** (attempt - 1)))
+            wait = 0.0
+            client = self._http()
             t0 = time.perf_counter()
             try:
-                r = self._http().post(f"{self.base_url}/chat/completions", json=body)
+                r = client.post(f"{self.base_url}/chat/completions", json=body)
                 self.stats.add(calls=1, latency_s=time.perf_counter() - t0)
                 if r.status_code == 429 or r.status_code >= 500:
-                    last = RuntimeError(f"HTTP {r.status_code}")
+                    last, wait = RuntimeError(f"HTTP {r.status_code}"), _retry_after(r)
                     continue
                 if r.status_code >= 400:
-                    raise RuntimeError(_scrub(f"HTTP {r.status_code}: {r.text[:200]}", self.api_key))
+                    message = _scrub(f"HTTP {r.status_code}: {r.text}", self.api_key)[:200]
+                    if r.status_code in (401, 403, 404):
+                        self._refused = last = EndpointRefused(message)
+                    else:
+                        last = RuntimeError(message)
+                    break  # a client error: asking again cannot help
                 data = r.json()
-                usage = data.get("usage") or {}
-                self.stats.add(prompt_tokens=int(usage.get("prompt_tokens") or 0),
-                               completion_tokens=int(usage.get("completion_tokens") or 0))
                 content = data["choices"][0]["message"]["content"]
+                usage = data.get("usage") or {}
+                try:
+                    self.stats.add(prompt_tokens=int(usage.get("prompt_tokens") or 0),
+                                   completion_tokens=int(usage.get("completion_tokens") or 0))
+                except (TypeError, ValueError, AttributeError):
+                    pass  # odd accounting must not cost a valid answer
                 answer = parse(content)
-                self.cache.put(key, version, self.model, content)
+                self.cache.put(key, version, self.model, canonical_reply(content))
                 return answer
             except (httpx.TimeoutException, httpx.TransportError) as exc:
                 self.stats.add(calls=1, latency_s=time.perf_counter() - t0)
                 last = RuntimeError(_scrub(f"{type(exc).__name__}: {exc}", self.api_key))
-            except (LLMReplyError, KeyError, IndexError, TypeError, ValueError) as exc:
-                last = exc if isinstance(exc, LLMReplyError) else LLMReplyError(f"malformed response: {exc!r}"[:120])
-        self.stats.add(errors=1)
+            except (LLMReplyError, KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
+                last = exc if isinstance(exc, LLMReplyError) else LLMReplyError(
+                    _scrub(f"malformed response: {exc!r}", self.api_key)[:120])
+        self.stats.failed(str(last))
         raise last  # type: ignore[misc]
 
     def map(self, version: str, system: str, items: Sequence[ItemInput], parse) -> list:
@@ -230,6 +298,16 @@ class ChatClient:
 
         with ThreadPoolExecutor(max_workers=max(1, self.concurrency)) as pool:
             return list(pool.map(one, items))
+
+
+def llm_options(name: str, base_url: str | None = None, model: str | None = None) -> dict:
+    """get_classifier options for ``name`` from the CLI's --llm-base-url / --llm-model (or AAC_LLM_BASE_URL):
+    the LLM variants take them as they are; ``cascade`` gets an LLM stage only when an endpoint is configured."""
+    if name in ("llm", "safetymargin"):
+        return {"base_url": base_url, "model": model}
+    if name == "cascade" and (base_url or os.environ.get("AAC_LLM_BASE_URL")):
+        return {"llm": LLMClassifier(base_url=base_url, model=model)}
+    return {}
 
 
 def _failed(source: str) -> Prediction:

@@ -40,9 +40,9 @@ def eval_table(gold_path: Path | None, phrasing_path: Path | None, corpus: Path 
         return []
     rows: list[Scores] = []
     for name in names:
-        opts = {}
-        if name in ("llm", "safetymargin"):
-            opts = {"base_url": llm_base_url, "model": llm_model}
+        from aac.classifiers.llm import llm_options
+
+        opts = llm_options(name, llm_base_url, llm_model)
         try:
             rows.append(score(get_classifier(name, **opts), gold, phrasing))
             rows[-1].name = name

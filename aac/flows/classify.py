@@ -16,26 +16,35 @@ from prefect import flow, task
 DASK_HINT = "pip install 'aac[dask]'"
 
 
+def _classifier(classifier: str, llm_base_url: str | None, llm_model: str | None):
+    from aac.classifiers.base import get_classifier
+    from aac.classifiers.llm import llm_options
+
+    return get_classifier(classifier, **llm_options(classifier, llm_base_url, llm_model))
+
+
 @task(name="retype-part", retries=1)
-def retype_part(part: str, classifier: str, staging: str) -> str:
+def retype_part(part: str, classifier: str, staging: str, llm_base_url: str | None = None,
+                llm_model: str | None = None) -> str:
+    """One Parquet part retyped (an LLM variant's key comes from the worker's environment, never a parameter)."""
     import pyarrow.parquet as pq
 
-    from aac.classifiers.base import get_classifier
     from aac.classifiers.batch import retype_batch
 
-    table = retype_batch(get_classifier(classifier), pq.read_table(part))
+    table = retype_batch(_classifier(classifier, llm_base_url, llm_model), pq.read_table(part))
     out = Path(staging) / Path(part).name
     pq.write_table(table, out)
     return str(out)
 
 
 @flow(name="classify-corpus")
-def classify_corpus(root: str, classifier: str = "default") -> int:
+def classify_corpus(root: str, classifier: str = "default", llm_base_url: str | None = None,
+                    llm_model: str | None = None) -> int:
     import pyarrow.parquet as pq
 
     from aac.store import Corpus
 
-    from aac.classifiers.base import fingerprint_of, get_classifier
+    from aac.classifiers.base import fingerprint_of
     from aac.processing.item_record import rewriting_items
 
     corpus = Corpus(root)
@@ -43,8 +52,9 @@ def classify_corpus(root: str, classifier: str = "default") -> int:
     staging = Path(root) / f".classify-staging-{uuid.uuid4().hex}"
     staging.mkdir(parents=True)
     try:  # the record of `aac process` learns which classifier typed every row
-        with rewriting_items(corpus, fingerprint_of(get_classifier(classifier)), whole_table=True):
-            futures = [retype_part.submit(p, classifier, str(staging)) for p in parts]
+        typed_by = fingerprint_of(_classifier(classifier, llm_base_url, llm_model))
+        with rewriting_items(corpus, typed_by, whole_table=True):
+            futures = [retype_part.submit(p, classifier, str(staging), llm_base_url, llm_model) for p in parts]
             staged = [f.result() for f in futures]
             return corpus.replace("items", (pq.read_table(p) for p in staged))
     finally:
@@ -68,6 +78,8 @@ def task_runner(runner: str, address: str | None = None, cluster_kwargs: dict | 
 
 
 def classify_corpus_flow(root: str, classifier: str = "default", runner: str = "prefect", address: str | None = None,
-                         cluster_kwargs: dict | None = None) -> int:
+                         cluster_kwargs: dict | None = None, llm_base_url: str | None = None,
+                         llm_model: str | None = None) -> int:
     """Run the flow with the chosen task runner; returns the number of items written."""
-    return classify_corpus.with_options(task_runner=task_runner(runner, address, cluster_kwargs))(root, classifier)
+    return classify_corpus.with_options(task_runner=task_runner(runner, address, cluster_kwargs))(
+        root, classifier, llm_base_url, llm_model)

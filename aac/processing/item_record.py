@@ -82,6 +82,13 @@ def rewriting_items(corpus: Corpus, typed_by: str | None = None, whole_table: bo
         _write_state(corpus, {"pending": False, **({"code": code} if code is not None else _code_of(before))})
 
 
+def typed_incompletely(corpus: Corpus, typed_by: str | None, n_failed: int) -> None:
+    """A whole-table retype left ``n_failed`` rows untyped (an LLM stage failed): the table is no classifier's
+    work, so the next run re-types it instead of trusting ``typed_by``."""
+    state = _read_state(corpus) or {"pending": True}
+    _write_state(corpus, {**state, "typed_by": f"{typed_by or 'unknown'}+{n_failed}-failed"})
+
+
 def _code_of(state: dict | None) -> dict:
     return {"code": state["code"]} if state and isinstance(state.get("code"), dict) else {}
 

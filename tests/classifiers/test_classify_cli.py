@@ -72,15 +72,25 @@ def test_classify_unknown_variant_exits_with_message(tmp_path):
     assert res.exit_code == 2 and "unknown classifier" in res.output
 
 
-def test_classify_corpus_retypes_the_items_table(corpus):
+def small_corpus(tmp_path):
+    """A corpus folder whose items table holds two untyped items (a constraint and a step)."""
     from aac.schema import ITEMS
+    from aac.store import Corpus
 
+    corpus = Corpus(tmp_path / "small-corpus")
     rows = {f.name: [] for f in ITEMS}
     for i, text in enumerate(["Never delete production data.", "Run make test."]):
         for f in ITEMS:
             rows[f.name].append({"item_id": f"i{i}", "artifact_id": "a", "ordinal": i, "text": text,
                                  "kind": "bullet", "section_path": []}.get(f.name))
     corpus.write_part("items", "p0", pa.Table.from_pydict(rows, schema=ITEMS))
+    return corpus.root
+
+
+def test_classify_corpus_retypes_the_items_table(tmp_path):
+    from aac.store import Corpus
+
+    corpus = Corpus(small_corpus(tmp_path))
     res = runner.invoke(app, ["classify", "--corpus", str(corpus.root)])
     assert res.exit_code == 0, res.output
     got = {r["item_id"]: r for r in corpus.read("items").to_pylist()}

@@ -14,7 +14,8 @@ from aac.classifiers.llm import LLMClassifier, SafetyMarginClassifier, parse_typ
 
 
 class Stub:
-    """Replies with scripted message contents in order (the last one repeats); records requests."""
+    """Replies with scripted message contents in order (the last one repeats): a content string, a bare status
+    code, or (status, body, headers); records requests."""
 
     def __init__(self):
         self.replies: list = ['{"type": "C", "confidence": 0.9}']
@@ -35,6 +36,15 @@ class Stub:
                 if isinstance(reply, int):
                     self.send_response(reply)
                     self.end_headers()
+                    return
+                if isinstance(reply, tuple):  # (status, body text, headers)
+                    status, text, headers = reply
+                    self.send_response(status)
+                    for k, v in headers.items():
+                        self.send_header(k, v)
+                    self.send_header("Content-Length", str(len(text.encode())))
+                    self.end_headers()
+                    self.wfile.write(text.encode())
                     return
                 data = json.dumps({"choices": [{"message": {"content": reply}}],
                                    "usage": {"prompt_tokens": 50, "completion_tokens": 7}}).encode()
