@@ -17,7 +17,8 @@ def build_task(corpus: str, out: str, repo_id: str | None, optout: str | None) -
     from aac.hub.publish import build_hub_folder
     from aac.store import Corpus
 
-    result = build_hub_folder(Corpus(corpus), Path(out), repo_id=repo_id, optout=OptOut.load(optout))
+    optout_path = optout or OptOut.default_path(corpus)  # the same default as `aac publish`
+    result = build_hub_folder(Corpus(corpus), Path(out), repo_id=repo_id, optout=OptOut.load(optout_path))
     return {"rows": result.report.rows, "held_back": result.report.held_back,
             "per_platform": [list(r) for r in result.summary["per_platform"]],
             "per_type": [list(r) for r in result.summary["per_type"]]}
@@ -49,11 +50,12 @@ def report_figures(figures: dict, title: str) -> None:
 @flow(name="publish-corpus", log_prints=True)
 def publish_corpus(corpus: str = "data", out: str = "hub", repo_id: str | None = None, upload: bool = False,
                    optout: str | None = None) -> dict:
-    """Publish the corpus: Hub folder of the publishable rows, validated offline; uploaded when ``upload``."""
+    """Publish the corpus: Hub folder of the publishable rows, validated offline; uploaded when ``upload``.
+    ``optout`` defaults to ``<corpus>/optout.txt``, then ``./optout.txt``, as for `aac publish`."""
+    if upload and not repo_id:
+        raise ValueError("upload=True needs repo_id")
     figures = build_task(corpus, out, repo_id, optout)
     if upload:
-        if not repo_id:
-            raise ValueError("upload=True needs repo_id")
         figures["commit"] = upload_task(out, repo_id)
     report_figures(figures, f"AAC release from {corpus}")
     print(f"published rows: {figures['rows']}; held back: {figures['held_back']}")

@@ -9,13 +9,6 @@ import typer
 from aac.cli import CorpusOpt, console
 
 
-def _default_optout(corpus: Path) -> Path | None:
-    for candidate in (corpus / "optout.txt", Path("optout.txt")):
-        if candidate.exists():
-            return candidate
-    return None
-
-
 def publish(
     corpus: Path = CorpusOpt,
     out: Path = typer.Option(Path("hub"), "--out", help="Hub folder to write (README.md + data/<config>/*.parquet)."),
@@ -32,7 +25,7 @@ def publish(
     from aac.hub.validate import HubFolderInvalid
     from aac.store import Corpus
 
-    optout_path = optout or _default_optout(corpus)
+    optout_path = optout or OptOut.default_path(corpus)
     try:
         opt = OptOut.load(optout_path)
         result = build_hub_folder(Corpus(corpus), out, repo_id=repo_id, optout=opt)

@@ -58,6 +58,7 @@ def _verdict_sql(allow: frozenset[str], has_publishable_view: bool) -> str:
         WHEN a.status IS DISTINCT FROM 'kept' THEN coalesce(a.drop_reason, 'status_' || coalesce(a.status, 'null'))
         WHEN coalesce(a.license_spdx, lic.license_spdx) IS NULL THEN 'license_unknown'
         WHEN coalesce(a.license_spdx, lic.license_spdx) NOT IN ({allow_list}) THEN 'license_not_permissive'
+        WHEN lic.license_spdx IS NOT NULL AND lic.license_spdx NOT IN ({allow_list}) THEN 'repo_license_not_permissive'
         WHEN lower(a.repo) IN (SELECT name FROM optout_repos)
           OR split_part(lower(a.repo), '/', 1) IN (SELECT owner FROM optout_owners) THEN 'opted_out'
         WHEN regexp_matches(coalesce(a.content, ''), {secret}) THEN 'secret_in_content'
@@ -78,8 +79,11 @@ def _selects() -> dict[str, str]:
         "ORDER BY i.artifact_id, i.ordinal",
         "repos": "SELECT r.* FROM repos r WHERE r.full_name IN (SELECT repo FROM verdict WHERE reason IS NULL) "
         "ORDER BY r.full_name",
-        "annotations": "SELECT an.* FROM annotations an WHERE an.item_id IN ("
-        "SELECT i.item_id FROM items i JOIN verdict v USING (artifact_id) WHERE v.reason IS NULL) "
+        # an annotation's own copy of the text and place may come from any label file: publish the checked item's
+        "annotations": "SELECT an.* REPLACE (i.text AS text, i.section_path AS section_path, i.kind AS kind, "
+        "a.repo AS repo, a.path AS path, a.platform AS platform) FROM annotations an "
+        "JOIN items i USING (item_id) JOIN artifacts a ON a.artifact_id = i.artifact_id "
+        "JOIN verdict v ON v.artifact_id = i.artifact_id WHERE v.reason IS NULL "
         "ORDER BY an.item_id, an.annotator, an.round",
     }
 

@@ -45,7 +45,8 @@ SECRET_PATTERNS: dict[str, str] = {
     "huggingface_token": r"\bhf_[A-Za-z]{30,}",
     "gitlab_pat": r"\bglpat-[A-Za-z0-9_-]{20,}",
     "npm_token": r"\bnpm_[A-Za-z0-9]{36}\b",
-    "url_password": r"[a-zA-Z][a-zA-Z0-9+.-]*://[^/\s:@]+:[^/\s:@]{3,}@[^\s/]+",
+    "url_password": r"[a-zA-Z][a-zA-Z0-9+.-]*://[^/\s:@]*:[^/\s:@]{3,}@[^\s/]+",  # user may be empty: redis://:pw@
+    "putty_private_key": r"PuTTY-User-Key-File-[0-9]+:",
 }
 
 SECRETS_RE_SQL: str = "|".join(f"(?:{p})" for p in SECRET_PATTERNS.values())
@@ -82,6 +83,14 @@ class OptOut:
             else:
                 repos.add(line)
         return cls(frozenset(repos), frozenset(owners))
+
+    @staticmethod
+    def default_path(corpus: str | Path) -> Path | None:
+        """Where an opt-out list is looked for when none is named: ``<corpus>/optout.txt``, then ``./optout.txt``."""
+        for candidate in (Path(corpus) / "optout.txt", Path("optout.txt")):
+            if candidate.exists():
+                return candidate
+        return None
 
     @classmethod
     def load(cls, path: str | Path | None) -> "OptOut":

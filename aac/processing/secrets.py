@@ -36,7 +36,7 @@ _OWN: tuple[tuple[str, str, int, tuple[str, ...]], ...] = (
     ("npm_token", r"npm_[A-Za-z0-9]{36}", 0, ("npm_",)),
     ("pypi_token", r"pypi-AgE[A-Za-z0-9_-]{50,}", 0, ("pypi-",)),
     ("jwt", r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}", 0, ("eyj",)),
-    ("password_in_url", r"[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^\s:/@'\"<>]{1,64}:([^\s@/'\"<>]{3,128})@[A-Za-z0-9.-]+", 1, ("://",)),
+    ("password_in_url", r"[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^\s:/@'\"<>]{0,64}:([^\s@/'\"<>]{3,128})@[A-Za-z0-9.-]+", 1, ("://",)),
     ("password", r"(?i)(?:password|passwd|pwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token|client[_-]?secret|"
                  r"private[_-]?key|secret[_-]?key)[\"']?\s*[:=]\s*[\"']?([A-Za-z0-9_\-+/=.!@#$%^&*]{8,})[\"']?", 1,
      ("pass", "pwd", "secret", "key", "token")),
@@ -44,6 +44,8 @@ _OWN: tuple[tuple[str, str, int, tuple[str, ...]], ...] = (
 _BOUNDED = {"aws_access_key", "github_token", "gitlab_token", "anthropic_key", "openai_key", "stripe_key", "slack_token",
             "google_api_key", "huggingface_token", "npm_token", "pypi_token", "jwt"}
 _PEM = re.compile(r"-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----.*?(?:-----END \1-----|\Z)", re.S)
+# a PuTTY key file: header, public lines, then the private lines up to its MAC (the whole block is the secret)
+_PUTTY = re.compile(r"PuTTY-User-Key-File-\d+:.*?(?:Private-MAC:[^\n]*|\Z)", re.S)
 _EMAIL_AT = re.compile(r"@([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,24})(?![A-Za-z0-9-])")
 _EMAIL_LOCAL = re.compile(r"[A-Za-z0-9._%+-]{1,64}\Z")
 
@@ -211,7 +213,7 @@ def _emails(text: str) -> list[Finding]:
 
 def find_secrets(text: str) -> list[Finding]:
     """Non-overlapping findings in text order (on overlap the earlier, then longer, finding wins)."""
-    found = [Finding("private_key", m.start(), m.end()) for m in _PEM.finditer(text)]
+    found = [Finding("private_key", m.start(), m.end()) for pat in (_PEM, _PUTTY) for m in pat.finditer(text)]
     low = text.lower()
     if "@" in text:
         found += _emails(text)

@@ -27,7 +27,12 @@ EXAMPLES = {
     "gitlab_pat": "glpat-" + "x1y2z3" * 4,
     "npm_token": "npm_" + "A1b2C3" * 6,
     "url_password": "postgres://admin:" + "hunter22" + "@db.internal:5432/app",
+    "putty_private_key": "PuTTY-User-Key-File-" + "2: ssh-rsa",
 }
+
+
+def test_a_url_password_without_a_user_name_is_a_secret_too():
+    assert find_secret_kinds("cache at redis://:" + "Sup3rS3cret" + "@cache.local:6379") == ["url_password"]
 
 
 @pytest.mark.parametrize("kind", sorted(SECRET_PATTERNS))

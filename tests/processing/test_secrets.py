@@ -75,3 +75,14 @@ def test_every_secret_planted_by_the_snapshot_generator_is_caught():
             planted += 1
             missed += p["value"] in text
     assert planted > 100 and missed == 0
+
+
+def test_a_url_password_without_a_user_and_a_whole_putty_key_are_redacted():
+    password = "Sup3rS3cret" + "RedisPw"
+    text = (f"cache: redis://:{password}@cache.local:6379\n"
+            "PuTTY-User-Key-File-2: ssh-rsa\nEncryption: none\nPublic-Lines: 1\nAAAAB3NzaC1yc2E\n"
+            "Private-Lines: 2\nAAAAprivateLINEone\nAAAAprivateLINEtwo\nPrivate-MAC: 0123abcd\nafter the key")
+    out = scrub(text)
+    assert password not in out.text and "privateLINE" not in out.text and "Private-MAC" not in out.text
+    assert out.text.endswith("[REDACTED:private_key]\nafter the key")
+    assert set(out.kinds) == {"password_in_url", "private_key"}
