@@ -8,8 +8,9 @@ Layout under the corpus root (``data/`` by default)::
 Writes are atomic (a temp file in the same folder, then ``os.replace``) and idempotent: a part is named by
 its caller from stable keys, so writing the same part again replaces it; ``upsert`` merges on the table's
 key columns, so re-running a step never duplicates rows. A process killed mid-write (or one writing right
-now) leaves at most a ``.tmp-*.partial`` file, which neither the part listing nor the views' ``*.parquet``
-globs match.
+now) leaves at most a ``.tmp-*.partial`` file, or a whole-table ``<table>.tmp-*`` staging folder, which neither
+the part listing nor the views' ``*.parquet`` globs match; the next replace of that table removes such folders
+once they are an hour old.
 """
 
 from __future__ import annotations
@@ -43,6 +44,24 @@ def register_view(name: str, sql: str) -> None:
 
 def _sql_str(s: str) -> str:
     return "'" + s.replace("'", "''") + "'"
+
+
+STALE_AFTER_S = 3600.0
+
+
+def remove_stale_dirs(parent: Path, pattern: str, older_than_s: float = STALE_AFTER_S) -> int:
+    """Remove staging folders a killed run left (older than an hour, so a running writer's are never touched)."""
+    import time
+
+    n = 0
+    for d in parent.glob(pattern):
+        try:
+            if d.is_dir() and time.time() - d.stat().st_mtime > older_than_s:
+                shutil.rmtree(d, ignore_errors=True)
+                n += 1
+        except OSError:
+            continue
+    return n
 
 
 class Corpus:
@@ -133,6 +152,7 @@ class Corpus:
         """Atomically replace the whole table with ``data`` (a table or a stream of batches). Returns rows written."""
         final = self.table_dir(table)
         final.parent.mkdir(parents=True, exist_ok=True)
+        remove_stale_dirs(final.parent, f"{table}.tmp-*")  # a killed replace's staging folder
         staging = final.parent / f"{table}.tmp-{uuid.uuid4().hex}"
         staging.mkdir()
         rows = 0

@@ -60,6 +60,9 @@ def distrust(corpus: Corpus) -> None:
         _write_state(corpus, {"pending": True})
 
 
+RETYPE_IN_PROGRESS = "unknown:retype-in-progress"  # never a classifier's fingerprint
+
+
 @contextmanager
 def rewriting_items(corpus: Corpus, typed_by: str | None = None, whole_table: bool = False,
                     code: dict | None = None) -> Iterator[None]:
@@ -71,15 +74,17 @@ def rewriting_items(corpus: Corpus, typed_by: str | None = None, whole_table: bo
     processing code ``code`` (see :func:`recorded_code`).
     """
     before = _read_state(corpus)
-    if before is None and whole_table:
-        before = {"pending": True}  # never recorded: nothing to keep trusting
+    if whole_table:
+        # a retype changes no row's membership, only its type: the record stays right about contents throughout,
+        # and until the block ends the types are nobody's (a killed or failed run leaves them to be re-typed)
+        base = before if before is not None else {"pending": True}  # never recorded: nothing to keep trusting
+        _write_state(corpus, {**base, "typed_by": RETYPE_IN_PROGRESS})
+        yield
+        _write_state(corpus, {**base, "pending": base.get("pending", True) or typed_by is None, "typed_by": typed_by})
+        return
     _write_state(corpus, {"pending": True, **_code_of(before)})
     yield
-    if whole_table:
-        pending = before.get("pending", True) or typed_by is None
-        _write_state(corpus, {"pending": pending, "typed_by": typed_by, **_code_of(before)})
-    else:
-        _write_state(corpus, {"pending": False, **({"code": code} if code is not None else _code_of(before))})
+    _write_state(corpus, {"pending": False, **({"code": code} if code is not None else _code_of(before))})
 
 
 def typed_incompletely(corpus: Corpus, typed_by: str | None, n_failed: int) -> None:
