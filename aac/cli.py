@@ -23,7 +23,14 @@ eval_app = typer.Typer(help="Evaluate classifiers and operators against the dev 
                        no_args_is_help=True)
 app.add_typer(eval_app, name="eval")
 
-console = Console(stderr=True)
+console = Console(stderr=True, soft_wrap=True)  # a message stays one line in logs, whatever the width
+
+
+def one_line(exc: BaseException) -> str:
+    """An exception as one line (type and message, whitespace folded): what every command's error output is."""
+    text = str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)
+    return f"{type(exc).__name__}: {' '.join(text.split()) or 'no message'}"
+
 
 CorpusOpt = typer.Option(Path("data"), "--corpus", envvar="AAC_CORPUS", help="Corpus folder (Parquet tables + aac.duckdb).")
 
@@ -128,11 +135,6 @@ _register_areas()
 USER_ERRORS = (OSError, ValueError, KeyError)  # ValueError covers JSON and Unicode errors, and Arrow's ArrowInvalid
 
 
-def _one_line(exc: BaseException) -> str:
-    text = str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)
-    return f"{type(exc).__name__}: {' '.join(text.split()) or 'no message'}"
-
-
 def main() -> None:
     try:
         app()
@@ -143,7 +145,7 @@ def main() -> None:
 
         from rich.markup import escape
 
-        console.print(f"[red]error:[/red] {escape(scrub(_one_line(exc)))}  (AAC_DEBUG=1 shows the traceback)",
+        console.print(f"[red]error:[/red] {escape(scrub(one_line(exc)))}  (AAC_DEBUG=1 shows the traceback)",
                       highlight=False)
         raise SystemExit(2) from None
 

@@ -70,3 +70,19 @@ def test_crawl_refuses_a_file_as_its_corpus(tmp_path):
 def test_eval_refuses_an_unknown_classifier_before_work():
     res = CliRunner().invoke(cli.app, ["eval", "classifiers", "--classifiers", "regex,bogus", "--no-cv"])
     assert res.exit_code == 2 and "unknown classifier 'bogus'" in " ".join(res.output.split())
+
+
+def test_a_long_error_stays_on_one_line_of_the_log(tmp_path, monkeypatch, capsys):
+    """stderr is a log as often as a terminal: rich must not wrap a message at 80 columns."""
+    deep = tmp_path / ("a-rather-long-folder-name-" * 4) / "missing-gold-file.jsonl"
+    monkeypatch.setattr(sys, "argv", ["aac", "eval", "classifiers", "--gold", str(deep), "--classifiers", "regex",
+                                      "--no-cv"])
+    with pytest.raises(SystemExit):
+        cli.main()
+    lines = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: FileNotFoundError") and len(lines[0]) > 100
+
+
+def test_one_line_folds_a_multi_line_message():
+    assert cli.one_line(ConnectionError("cannot reach\n  https://hub.example\n(retries exhausted)")) == \
+        "ConnectionError: cannot reach https://hub.example (retries exhausted)"

@@ -9,7 +9,7 @@ from typing import Optional
 import typer
 from rich.console import Console
 
-console = Console(stderr=True)
+console = Console(stderr=True, soft_wrap=True)  # a message stays one line in logs, whatever the width
 CorpusOpt = typer.Option(Path("data"), "--corpus", envvar="AAC_CORPUS", help="Corpus folder.")
 
 

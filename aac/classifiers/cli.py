@@ -12,7 +12,7 @@ from typing import Optional
 import typer
 from rich.console import Console
 
-console = Console(stderr=True)
+console = Console(stderr=True, soft_wrap=True)  # a message stays one line in logs, whatever the width
 SHARED_HINT = "e.g. ../shared/data/gold_dev.jsonl"
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from aac.cli import CorpusOpt, console
+from aac.cli import CorpusOpt, console, one_line
 
 
 def publish(
@@ -30,7 +30,7 @@ def publish(
         opt = OptOut.load(optout_path)
         result = build_hub_folder(Corpus(corpus), out, repo_id=repo_id, optout=opt)
     except (HubFolderInvalid, ValueError, FileNotFoundError) as exc:
-        console.print(f"[red]publish failed:[/red] {exc}")
+        console.print(f"[red]publish failed:[/red] {one_line(exc)}")
         raise typer.Exit(1)
     rows = ", ".join(f"{k}={v}" for k, v in result.report.rows.items())
     held = ", ".join(f"{k}={v}" for k, v in result.report.held_back.items()) or "none"
@@ -48,7 +48,7 @@ def publish(
     try:
         up = upload_hub_folder(out, repo_id, settings.hf_token, endpoint=settings.hf_endpoint, private=private)
     except UploadError as exc:
-        console.print(f"[red]{exc}[/red]")
+        console.print(f"[red]{' '.join(str(exc).split())}[/red]")
         raise typer.Exit(1)
     typer.echo(f"uploaded {len(up.files)} files to {repo_id}" + (f": {up.commit_url}" if up.commit_url else ""))
 
@@ -75,7 +75,7 @@ def pull(
     except Exception as exc:  # one clear line (no token) instead of a traceback
         from aac.config import scrub
 
-        console.print(f"[red]pull failed:[/red] {scrub(f'{type(exc).__name__}: {exc}', settings)}")
+        console.print(f"[red]pull failed:[/red] {scrub(one_line(exc), settings)}")
         raise typer.Exit(1)
     rows = ", ".join(f"{k}={v}" for k, v in result.rows.items())
     typer.echo(f"installed {result.snapshot} into {corpus} ({rows}); catalog {result.catalog}")
@@ -118,7 +118,7 @@ def refresh(
                                        previous=target, fetch_workers=fetch_workers or settings.fetch_workers,
                                        graphql_batch=graphql_batch)
         except Exception as exc:  # one scrubbed line, never a token
-            console.print(f"[red]crawl failed ({type(exc).__name__}):[/red] {scrub(str(exc), settings)}")
+            console.print(f"[red]crawl failed:[/red] {scrub(one_line(exc), settings)}")
             raise typer.Exit(1)
         typer.echo(f"crawled into {incoming}: {summary.line()}")
     try:
