@@ -82,8 +82,9 @@ def word_hashes(text: str) -> np.ndarray:
 def shingle_hashes(text: str, k: int = 5) -> np.ndarray:
     """Distinct 32-bit hashes of the lowercase word k-shingles (a text of at most k words is one shingle)."""
     wh = word_hashes(text)
-    if wh.size == 0:
-        return np.zeros(1, dtype=np.uint64)
+    if wh.size == 0:  # no words: one shingle of the text itself, so wordless files match only their own copies
+        digest = hashlib.blake2b(text.strip().encode("utf-8", "surrogatepass"), digest_size=4).digest()
+        return np.array([int.from_bytes(digest, "little")], dtype=np.uint64)
     n = max(1, wh.size - k + 1)
     acc = np.zeros(n, dtype=np.uint64)
     with np.errstate(over="ignore"):
@@ -127,11 +128,22 @@ class NearDupConfig:
         return np.asarray(m.hashvalues, dtype=np.uint32)
 
 
-def near_components(sig: np.ndarray, threshold: float, bands: int, rows: int, chunk: int = 200_000) -> np.ndarray:
-    """For signatures in canonical order, the index of each row's cluster canonical (the smallest index of its component).
+def _similar_to(sig: np.ndarray, target: np.ndarray, threshold: float, chunk: int) -> np.ndarray:
+    """Whether each row's estimated Jaccard with row ``target[i]`` reaches the threshold (chunked: bounded memory)."""
+    ok = np.empty(sig.shape[0], dtype=bool)
+    for s in range(0, sig.shape[0], chunk):
+        ok[s:s + chunk] = (sig[s:s + chunk] == sig[target[s:s + chunk]]).mean(axis=1) >= threshold
+    return ok
+
+
+def near_components(sig: np.ndarray, threshold: float, bands: int, rows: int, chunk: int = 200_000,
+                    _depth: int = 0) -> np.ndarray:
+    """For signatures in canonical order, the index of each row's cluster canonical (the smallest index of its cluster).
 
     Rows sharing an LSH band are compared with the band's first (most canonical) row; pairs whose estimated
     Jaccard reaches the threshold are edges. Linear in the number of rows, even for huge template clusters.
+    A component can chain (A~B~C with A and C far apart): every member must itself reach the threshold with its
+    canonical, and the members that do not are clustered again among themselves (a few rounds, then alone).
     """
     from scipy.sparse import coo_matrix
     from scipy.sparse.csgraph import connected_components
@@ -158,7 +170,12 @@ def near_components(sig: np.ndarray, threshold: float, bands: int, rows: int, ch
     _, labels = connected_components(graph, directed=False)
     canon = np.full(labels.max() + 1, n, dtype=np.int64)
     np.minimum.at(canon, labels, np.arange(n))
-    return canon[labels]
+    canon_of = canon[labels]
+    far = np.nonzero(~_similar_to(sig, canon_of, threshold, chunk))[0]
+    if far.size:
+        sub = near_components(sig[far], threshold, bands, rows, chunk, _depth + 1) if _depth < 3 else np.arange(far.size)
+        canon_of[far] = far[sub]
+    return canon_of
 
 
 DEDUPE_SCHEMA = pa.schema([

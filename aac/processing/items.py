@@ -39,14 +39,15 @@ def _pending(artifact: str, path: str, content: str, authority: str, warnings: d
     """(artifact_id, segment, scope, authority) for every item of one file, before typing."""
     try:
         doc = segment_document(content, path)
+        pending = [(artifact, s, scope_of(s.section_path, path, doc.front_matter), authority) for s in doc.segments]
     except Exception as exc:  # noqa: BLE001 - a segmenter bug on one file must not stop a run: logged, no items
         log.warning("segmenting %s (%s) failed (%s); the file has no items", artifact, path, type(exc).__name__)
         if warnings is not None:
             warnings[artifact] = ("segmentation_failed",)
         return []
-    if warnings is not None and doc.warnings:
-        warnings[artifact] = doc.warnings
-    return [(artifact, s, scope_of(s.section_path, path, doc.front_matter), authority) for s in doc.segments]
+    if warnings is not None and (doc.warnings or not pending):
+        warnings[artifact] = doc.warnings or ("no_items",)  # e.g. only headings or comments: said, not silent
+    return pending
 
 
 def _rows(pending: list[tuple], classifier: Classifier) -> list[dict]:

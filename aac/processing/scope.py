@@ -116,10 +116,9 @@ def _globs(front_matter: Mapping) -> list[str]:
         return []
     values = raw if isinstance(raw, (list, tuple)) else [raw]
     out: list[str] = []
-    for v in values:
-        if v is None:
-            continue
-        out.extend(p.strip().strip("\"'") for p in str(v).split(","))
+    for v in values:  # a glob is a string: nested lists or mappings (hostile YAML, alias bombs) are not expanded
+        if isinstance(v, (str, int, float)) and not isinstance(v, bool):
+            out.extend(p.strip().strip("\"'") for p in str(v).split(","))
     return [p for p in out if p]
 
 
@@ -132,7 +131,8 @@ def scope_of(section_path: Sequence[str], path: str, front_matter: Mapping | Non
     if _has_global_heading(section_path):
         return (GLOBAL,)
     if front_matter:
-        if _is_true(front_matter.get("alwaysApply")) or str(front_matter.get("trigger", "")).strip() == "always_on":
+        trigger = front_matter.get("trigger")
+        if _is_true(front_matter.get("alwaysApply")) or (isinstance(trigger, str) and trigger.strip() == "always_on"):
             return (GLOBAL,)
         globs = _globs(front_matter)
         if globs:

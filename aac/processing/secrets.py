@@ -43,9 +43,13 @@ _OWN: tuple[tuple[str, str, int, tuple[str, ...]], ...] = (
 )
 _BOUNDED = {"aws_access_key", "github_token", "gitlab_token", "anthropic_key", "openai_key", "stripe_key", "slack_token",
             "google_api_key", "huggingface_token", "npm_token", "pypi_token", "jwt"}
-_PEM = re.compile(r"-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----.*?(?:-----END \1-----|\Z)", re.S)
-# a PuTTY key file: header, public lines, then the private lines up to its MAC (the whole block is the secret)
-_PUTTY = re.compile(r"PuTTY-User-Key-File-\d+:.*?(?:Private-MAC:[^\n]*|\Z)", re.S)
+# A key block: the header, then key material (base64 lines, "Proc-Type:"-style headers) up to the END line; without
+# one, the header and the base64 lines that follow it. Prose that merely names the header ("files starting with
+# -----BEGIN RSA PRIVATE KEY-----") loses the header only, never the rest of the file.
+_PEM = re.compile(r"-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----"
+                  r"(?:[A-Za-z0-9+/=\s:,.\-]*?-----END \1-----|(?:[ \t]*\r?\n[ \t]*[A-Za-z0-9+/=]{16,}[ \t]*)*)")
+# a PuTTY key file: the header and the "Key: value" / base64 lines that follow it, through its Private-MAC line
+_PUTTY = re.compile(r"PuTTY-User-Key-File-\d+:[^\n]*(?:\r?\n(?:[A-Za-z-]+: [^\n]*|[A-Za-z0-9+/=]{8,}[ \t]*))*")
 _EMAIL_AT = re.compile(r"@([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,24})(?![A-Za-z0-9-])")
 _EMAIL_LOCAL = re.compile(r"[A-Za-z0-9._%+-]{1,64}\Z")
 
@@ -81,13 +85,18 @@ _ROLE_LOCALS = {"noreply", "no-reply", "donotreply", "support", "info", "contact
                 "team", "help", "sales", "privacy", "abuse", "webmaster", "postmaster", "git", "user", "you", "name",
                 "email", "someone", "example", "test", "foo", "me"}
 # Placeholder domains; example.com is NOT among them: "jane.doe@example.com" is shaped like personal data, redact it.
-_EXAMPLE_DOMAINS = re.compile(r"(?:^|\.)(?:localhost|invalid|domain\.com|email\.com|yourdomain\.com|company\.com)$", re.I)
+_EXAMPLE_DOMAINS = re.compile(r"(?:^|\.)(?:localhost|invalid|local|test|example|localdomain|domain\.com|email\.com|"
+                              r"yourdomain\.com|company\.com)$", re.I)  # reserved / dev-only TLDs: seed accounts
+# "password = settings.SECRET_KEY_V2", "apiKey: config.apiKey2", "pwd = os.getcwd()": code naming a value, not one
+_CODE_REFERENCE = re.compile(r"(?i)^(?:os|process|config|cfg|conf|settings|env|environ|self|this|app|options|opts|"
+                             r"args|params|props|window|ctx|context|secrets|vault|keyring)\.[A-Za-z_]")
 _PLACEHOLDER_VALUE = re.compile(r"(?i)^(?:your|my|<|\$|\{|%|xxx|\*\*\*|changeme|example|placeholder|dummy|sample|test|"
                                 r"process\.env|os\.environ|env\.|secrets\.|true|false|null|none|required|optional|string)|"
                                 r"your[_-]|_here$|\.\.\.$")
 _FILE_EXT = re.compile(r"\.(?:png|jpe?g|gif|svg|webp|md|js|ts|py|css|html|json|ya?ml)$", re.I)
 
-_MAX_LINE = 4096  # minified blobs: scan only the head of very long lines
+_MAX_LINE = 4096  # scan window after a trigger (minified blobs: never a whole huge line per trigger)
+_LOOKBEHIND = 256  # ... and before it (a keyword such as "aws" may precede its secret)
 
 
 @dataclass(frozen=True)
@@ -173,9 +182,22 @@ def _trigger_index() -> tuple[re.Pattern, dict[str, list[int]], list[int]]:
 
 
 def _line_span(text: str, pos: int) -> tuple[int, int]:
+    """The part of the trigger's line a detector scans: a window around the trigger, so a secret deep in a long
+    (minified) line is found too while the scan of such a line stays bounded."""
     start = text.rfind("\n", 0, pos) + 1
     end = text.find("\n", pos)
-    return start, min(len(text) if end < 0 else end, start + _MAX_LINE)
+    end = len(text) if end < 0 else end
+    return max(start, pos - _LOOKBEHIND), min(end, pos + _MAX_LINE)
+
+
+def _merged(spans: set[tuple[int, int]]) -> list[tuple[int, int]]:
+    out: list[list[int]] = []
+    for s, e in sorted(spans):
+        if out and s <= out[-1][1]:
+            out[-1][1] = max(out[-1][1], e)
+        else:
+            out.append([s, e])
+    return [(s, e) for s, e in out]
 
 
 def _span(m: re.Match, group: int) -> tuple[int, int]:
@@ -192,6 +214,8 @@ def _keep_match(kind: str, m: re.Match, text: str) -> bool:
         return False
     if kind == "password":
         value = m.group(1)
+        if _CODE_REFERENCE.match(value) or text[m.end(1):m.end(1) + 1] == "(":
+            return False
         return not _PLACEHOLDER_VALUE.search(value) and bool(re.search(r"\d", value) and re.search(r"[A-Za-z]", value))
     if kind == "password_in_url":
         return not _PLACEHOLDER_VALUE.search(m.group(1))
@@ -225,7 +249,7 @@ def find_secrets(text: str) -> list[Finding]:
         for i in by_trigger.get(m.group(0), ()):
             lines.setdefault(i, set()).add(span)
     for i, spans in lines.items():
-        for start, end in sorted(spans):
+        for start, end in _merged(spans):
             for kind, pat, group in groups[i][1]:
                 for m in pat.finditer(text, start, end):
                     if _keep_match(kind, m, text):

@@ -330,6 +330,10 @@ def _segment_markdown_tokens(body: str, tokens, out: _Builder, line_offset: int)
         if t == "inline":
             i += 1
             continue
+        if t == "heading_open" and _setext_sentence(tok, tokens[i + 1].content):
+            # "Always write tests. Never commit secrets." over a "---" rule is a paragraph and a rule, not a title
+            tok.type, tok.tag, tokens[i + 2].type, tokens[i + 2].tag = "paragraph_open", "p", "paragraph_close", "p"
+            continue
         if t == "heading_open":
             level = int(tok.tag[1])
             title = _heading_text(tokens[i + 1].content)
@@ -481,10 +485,26 @@ def statement_lines(text: str) -> list[tuple[int, str]]:
     return out
 
 
+_SETEXT_SENTENCE_END = (".", "!", "?", ";")
+
+
+def _setext_sentence(tok, content: str) -> bool:
+    """A setext heading (text underlined by ``===``/``---``) that reads as instructions: several lines, or a
+    sentence. Authors of rule files put ``---`` under a rule as a separator far more often than they mean a title."""
+    if tok.markup not in ("=", "-"):
+        return False
+    text = content.strip()
+    return "\n" in text or text.endswith(_SETEXT_SENTENCE_END) or len(text) > 100
+
+
+_HTML_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.S)
+
+
 def _html_block(tok, out: _Builder, section: tuple[str, ...], line_offset: int) -> None:
-    """HTML comments are skipped; any other HTML block keeps its non-tag lines as a paragraph."""
-    content = tok.content
-    if content.lstrip().startswith("<!--"):
+    """HTML comments are skipped (text after one on its line is kept); any other HTML block keeps its non-tag lines
+    as a paragraph."""
+    content = _HTML_COMMENT.sub(lambda m: "\n" * m.group(0).count("\n"), tok.content)
+    if not content.strip():
         return
     lines = content.rstrip("\n").split("\n")
     first = tok.map[0] if tok.map else None
