@@ -100,6 +100,7 @@ CRAWL_QUERIES = pa.schema(
         pa.field("updated_at", _ts),
         pa.field("lost", pa.int64()),  # verified ranges: files its two halves found that it missed
         pa.field("saturated", pa.bool_()),  # a 1-byte range at the result cap: more files than search can list
+        pa.field("incomplete", pa.bool_()),  # a page stayed incomplete_results after its retries: files may be missing
     ]
 )
 

@@ -314,7 +314,7 @@ class CorpusSink:
         return {"query_id": rec.query_id, "platform": self.platform_of_query.get(rec.query), "query": rec.query,
                 "size_lo": rec.rng.lo, "size_hi": rec.rng.hi, "reported_total": rec.reported_total,
                 "pages_done": rec.pages, "fetched": rec.fetched, "state": rec.state, "updated_at": _now(),
-                "lost": rec.lost, "saturated": rec.saturated}
+                "lost": rec.lost, "saturated": rec.saturated, "incomplete": rec.incomplete}
 
     def _write_frontier(self, query: str, records: Iterable[LeafRecord]) -> None:
         rows = self.rows.setdefault(query, {})
@@ -331,6 +331,9 @@ class CorpusSink:
         self.totals.files = len(self.owner)
         if leaf.saturated:
             log.warning("size %d of %r holds more files than search lists; some are unreachable", leaf.rng.lo, query)
+        if leaf.incomplete:
+            log.warning("search kept saying %s of %r was incomplete; files there may be missing (its platform is "
+                        "not judged for removals)", leaf.rng, query)
         if self.on_progress:
             self.on_progress(self.totals)
 
@@ -352,15 +355,20 @@ def frontier_rows(corpus: Corpus) -> dict[str, dict[str, dict]]:
 
 def covered_platforms(corpus: Corpus) -> set[str] | None:
     """Platforms every registry query of which the corpus' crawl swept to the end (its finished leaves tile the
-    size axis): only there does a file the crawl did not meet say the file is gone. None when the corpus holds no
-    crawl frontier (a collection of local checkouts reads every platform's files whole)."""
+    size axis) and listed whole (no leaf left incomplete by search or saturated past its result cap): only there
+    does a file the crawl did not meet say the file is gone. None when the corpus holds no crawl frontier (a
+    collection of local checkouts reads every platform's files whole)."""
     if not corpus.exists("crawl_queries"):
         return None
     rows = frontier_rows(corpus)
     queries: dict[str, list[str]] = {}
     for platform, query in platform_queries():
         queries.setdefault(platform, []).append(query)
-    return {p for p, qs in queries.items() if all(_tiles(done_leaves(rows.get(q, {}))) for q in qs)}
+    def whole(q: str) -> bool:
+        done = [r for r in rows.get(q, {}).values() if r["state"] == "done"]
+        return _tiles(done_leaves(rows.get(q, {}))) and not any(r.get("incomplete") or r.get("saturated") for r in done)
+
+    return {p for p, qs in queries.items() if all(whole(q) for q in qs)}
 
 
 def learn_model(rows: dict[str, dict[str, dict]], model: LossModel) -> None:
@@ -483,6 +491,7 @@ class CrawlSummary:
     search_not_modified: int = 0
     reused: int = 0  # files whose content came from the previous corpus (blob sha unchanged)
     graphql_requests: int = 0  # batched repository metadata (up to 100 repos per request)
+    incomplete_ranges: int = 0  # leaves search kept calling incomplete: their platforms are not judged for removals
 
     def line(self) -> str:
         return (f"crawl: {self.files} files ({self.new_files} new) from {self.partitions} partitions "
@@ -492,7 +501,9 @@ class CrawlSummary:
                 f"{self.not_modified} not modified (304); "
                 f"{self.rate_limit_waits} rate-limit waits "
                 f"({self.waited_seconds / 3600:.2f} h), {self.secondary_limits} secondary limits, "
-                f"{self.server_errors} server errors")
+                f"{self.server_errors} server errors"
+                + (f"; {self.incomplete_ranges} ranges stayed incomplete (files there may be missing)"
+                   if self.incomplete_ranges else ""))
 
 
 def run_github_crawl(corpus: Corpus, api_url: str, tokens, platforms: Iterable[str] | None = None,
@@ -544,7 +555,8 @@ def run_github_crawl(corpus: Corpus, api_url: str, tokens, platforms: Iterable[s
         return CrawlSummary(dict(sorted(counts.items())), len(sink.owner), t.new_files, t.partitions,
                             t.splits, t.checks, st.search_requests, st.core_requests, st.raw_requests,
                             st.rate_limit_waits, st.waited_seconds, st.secondary_limits, st.server_errors,
-                            st.not_modified, st.search_not_modified, t.reused, st.graphql_requests)
+                            st.not_modified, st.search_not_modified, t.reused, st.graphql_requests,
+                            engine.stats.incomplete)
     finally:
         if validators is not None:
             validators.save()

@@ -80,6 +80,7 @@ class RangeResult:
     pages: int
     complete: bool
     requests: int = 0
+    incomplete: bool = False  # a page stayed ``incomplete_results`` after its retries: the range may miss files
 
 
 @dataclass
@@ -94,6 +95,7 @@ class LeafRecord:
     fetched: int
     lost: int | None = None  # for verified leaves/halves: files their halves found that they missed
     saturated: bool = False
+    incomplete: bool = False  # search said a page was incomplete even after its retries
 
     @property
     def query_id(self) -> str:
@@ -136,6 +138,7 @@ class EngineStats:
     leaves: int = 0
     splits: int = 0
     saturated: int = 0
+    incomplete: int = 0  # leaves with a page still incomplete after its retries (their platform is not swept whole)
     per_query: dict[str, int] = field(default_factory=dict)
 
 
@@ -193,8 +196,10 @@ class CrawlEngine:
         first_dup_page = 0
         seen_this_pass: set[tuple[str, str]] = set()
         max_pages = self.result_cap // self.per_page
+        incomplete = False
         while True:
             res = self._page(q, page)
+            incomplete = incomplete or res.incomplete
             if page == 1:
                 reported = res.total_count
             keys = [h.key for h in res.hits]
@@ -218,7 +223,7 @@ class CrawlEngine:
                 self.stats.refetches += 1
                 for h in self._page(q, again).hits:
                     hits.setdefault(h.key, h)
-        return RangeResult(rng, hits, reported, pages, complete, self.stats.requests - start)
+        return RangeResult(rng, hits, reported, pages, complete, self.stats.requests - start, incomplete)
 
     def _sizes(self, hits: dict[tuple[str, str], Hit]) -> list[int] | None:
         """Exact sizes of ``hits`` from ``file_sizes`` (None without it)."""
@@ -285,8 +290,10 @@ class CrawlEngine:
                 self._unverified.append((query, res, sink))
             sat = saturated(rng, len(res.hits), self.result_cap) or (not res.complete and rng.width == 1)
             self.stats.saturated += sat
+            self.stats.incomplete += res.incomplete
             self.stats.leaves += 1
-            records.append(LeafRecord(query, rng, "leaf", res.reported_total, res.pages, len(res.hits), lost, sat))
+            records.append(LeafRecord(query, rng, "leaf", res.reported_total, res.pages, len(res.hits), lost, sat,
+                                      res.incomplete))
             sizes = self._sizes(hits)  # before the sink, which can take the contents from the same download
             sink.leaf_done(query, records, hits)
             plan.add_sizes(rng, sizes)

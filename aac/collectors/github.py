@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -92,6 +93,10 @@ class GraphQLUnusable(GitHubError):
     """The host answers GraphQL, but not this query (e.g. an older Enterprise schema without a field)."""
 
 
+# GraphQL answers that say "later", not "never": retried before metadata falls back to REST for good
+_TRANSIENT_GRAPHQL = re.compile(r"(?i)time(?:d)?[ -]?out|something went wrong|try again|temporarily|loading")
+
+
 class ServerClock:
     """Sleeps by advancing an emulator's virtual clock over HTTP (``POST /_emulator/clock/advance``)."""
 
@@ -147,9 +152,15 @@ class ClientStats:
 
 
 def raw_base_for(api_url: str) -> str:
-    """Where raw file content lives: raw.githubusercontent.com for github.com, ``{api}/raw`` otherwise."""
-    if urlparse(api_url).hostname == "api.github.com":
+    """Where raw file content lives: raw.githubusercontent.com for github.com; ``https://HOST/raw`` for a GitHub
+    Enterprise API at ``https://HOST/api/v3`` (its raw route is not under the API); ``{api}/raw`` otherwise (the
+    emulator, which serves both)."""
+    parts = urlparse(api_url)
+    if parts.hostname == "api.github.com":
         return "https://raw.githubusercontent.com"
+    path = parts.path.rstrip("/")
+    if path.endswith("/api/v3"):
+        return f"{parts.scheme}://{parts.netloc}{path[: -len('/api/v3')]}/raw"
     return api_url.rstrip("/") + "/raw"
 
 
@@ -318,9 +329,13 @@ class GitHubClient:
                 if status in (403, 429):
                     self._refused(tok, resource, status, got, last, what)
                     continue
+                if status == 401 and len(self.tokens) > 1:  # one revoked token of a pool: the others go on
+                    self._drop(tok)
+                    continue
                 if status >= 500:
                     self.stats.server_errors += 1
-                    self._sleep(backoff, "backoff")
+                    if attempt < self.max_retries:
+                        self._sleep(backoff, "backoff")
                     backoff = min(backoff * 2, 60.0)
                     continue
                 raise GitHubError(self.scrub(f"{what} failed: {last}"), status) from None
@@ -331,7 +346,8 @@ class GitHubClient:
                 connect_failures = connect_failures + 1 if refused else 0
                 if connect_failures > 2:  # nothing listening (wrong URL?): say so instead of backing off for minutes
                     raise GitHubError(self.scrub(f"{what}: cannot connect to {self.api_url} ({last})")) from None
-                self._sleep(backoff, "backoff")
+                if attempt < self.max_retries:
+                    self._sleep(backoff, "backoff")
                 backoff = min(backoff * 2, 60.0)
                 continue
             got = {str(k).lower(): v for k, v in got.items()}
@@ -345,6 +361,14 @@ class GitHubClient:
             tok.secondary_streak = 0
             return got, data
         raise GitHubError(self.scrub(f"{what} gave up after {self.max_retries + 1} attempts: {last}"))
+
+    def _drop(self, tok: _Token) -> None:
+        """Take a token the server no longer accepts (401) out of the pool; the crawl goes on with the others."""
+        self.tokens = [t for t in self.tokens if t is not tok]
+        for i, t in enumerate(self.tokens):
+            t.index = i
+        self._next = 0
+        log.warning("a GitHub token was refused (401, revoked or expired?): going on with %d other(s)", len(self.tokens))
 
     def _get(self, resource: str, path: str, params: dict | None, parse: Callable[[Any], Any]) -> Any:
         """A GET whose parsed answer is reused on a 304: conditional when the validators know the request."""
@@ -363,8 +387,11 @@ class GitHubClient:
         self.validators.put(key, resource, got.get("etag"), got.get("last-modified"), value)
         return value
 
-    @staticmethod
-    def _page_payload(data: dict) -> dict:
+    def _page_payload(self, data: Any) -> dict:
+        if not isinstance(data, dict) or ("items" not in data and "total_count" not in data):
+            # e.g. an HTML page served with 200: --api-url is not a GitHub API (GitHub Enterprise: https://HOST/api/v3)
+            raise GitHubError(f"{self.api_url} did not answer code search like the GitHub API (no items, no "
+                              "total_count): check --api-url")
         hits = [Hit.from_item(it) for it in data.get("items") or []]
         return {"total": data.get("total_count"), "incomplete": bool(data.get("incomplete_results")),
                 "hits": [[h.repo, h.path, h.blob_sha, h.ref, h.html_url] for h in hits]}
@@ -381,7 +408,9 @@ class GitHubClient:
             meta = self._get("core", f"/repos/{quote(full_name, safe='/')}", None,
                              lambda data: self._repo_payload(data, full_name))
         except GitHubError as exc:
-            if exc.status in (404, 451):
+            if exc.status in (404, 451, 403):  # gone, legally blocked, or access blocked (a non-limit 403)
+                if exc.status == 403:
+                    log.warning("repository %s refused (403): its files are left out", full_name)
                 self._repo_cache[full_name] = None
                 return None
             raise
@@ -395,14 +424,18 @@ class GitHubClient:
         names = list(dict.fromkeys(full_names))
         todo = [n for n in names if n not in self._repo_cache]
         step = self.graphql_batch
-        for i in range(0, len(todo), step or 1):
-            if not self.graphql_available:
-                break
+        i = failures = 0
+        while step and i < len(todo) and self.graphql_available:
             try:
                 self._repo_cache.update(self._graphql_repos(todo[i:i + step]))
+                i, failures = i + step, 0
             except GitHubError as exc:
                 if not isinstance(exc, GraphQLUnusable) and exc.status not in (404, 410, 501):
                     raise
+                failures += 1
+                if isinstance(exc, GraphQLUnusable) and _TRANSIENT_GRAPHQL.search(str(exc)) and failures < 3:
+                    self._sleep(2.0 * failures, "backoff")  # GitHub's own "timeout" / "something went wrong"
+                    continue
                 self.graphql_available = False
                 log.warning("GraphQL not usable at %s (%s): repository metadata over REST, one request per repo",
                             self.api_url, self.scrub(str(exc)))
@@ -483,7 +516,7 @@ class GitHubClient:
         session = self._raw_session()
         backoff = 1.0
         last = ""
-        for _ in range(self.max_retries + 1):
+        for attempt in range(self.max_retries + 1):
             self._count(raw_requests=1)
             try:
                 r = session.get(url, timeout=self.timeout)
@@ -499,7 +532,8 @@ class GitHubClient:
                 if r.status_code < 500 and r.status_code != 429:
                     raise GitHubError(f"raw {full_name}/{path}@{ref}: {last}", r.status_code)
             self._count(server_errors=1)
-            self._sleep(backoff, "backoff")
+            if attempt < self.max_retries:
+                self._sleep(backoff, "backoff")
             backoff = min(backoff * 2, 60.0)
         raise GitHubError(f"raw {full_name}/{path}@{ref} gave up: {last}")
 

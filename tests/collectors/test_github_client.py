@@ -98,7 +98,8 @@ def test_errors_and_stats_never_show_the_token():
 
 def test_raw_host_follows_the_api_host():
     assert raw_base_for("https://api.github.com") == "https://raw.githubusercontent.com"
-    assert raw_base_for("https://ghe.example.com/api/v3") == "https://ghe.example.com/api/v3/raw"
+    assert raw_base_for("https://ghe.example.com/api/v3") == "https://ghe.example.com/raw"  # not under the API
+    assert raw_base_for("http://127.0.0.1:8765") == "http://127.0.0.1:8765/raw"  # the emulator
 
 
 def test_missing_token_is_a_clear_error():

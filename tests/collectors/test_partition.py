@@ -389,3 +389,16 @@ def test_check_requests_count_every_request_of_nested_checks_once():
         engine.crawl_query(q, NullSink())
     assert deepest >= 2  # a check's part was itself checked
     assert engine.stats.check_requests == outer
+
+
+def test_a_page_search_keeps_calling_incomplete_marks_its_leaf_so():
+    from aac.collectors.crawl import Hit, Page
+
+    def always_incomplete(q, page):  # 40 files exist; search returns 30 of them and says the answer is incomplete
+        return Page([Hit(f"o/r{k}", "AGENTS.md", f"sha{k}") for k in range(30)], 40, True)
+
+    engine = CrawlEngine(always_incomplete)
+    sink = NullSink()
+    engine.crawl_query("q", sink)
+    leaves = [r for r in sink.records if r.role == "leaf"]
+    assert leaves and all(r.incomplete for r in leaves) and engine.stats.incomplete == len(leaves)

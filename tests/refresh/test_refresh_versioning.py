@@ -169,6 +169,10 @@ def test_covered_platforms_are_those_whose_every_query_was_swept_whole(tmp_path)
                          fetched=5, state="done"))
     inc.replace("crawl_queries", pa.Table.from_pylist(rows, schema=CRAWL_QUERIES))
     assert covered_platforms(inc) == {"claude"}
+    for flag in ("incomplete", "saturated"):  # a leaf search did not list whole: its platform is not swept whole
+        flagged = [dict(r, **{flag: r["platform"] == "claude"}) for r in rows]
+        inc.replace("crawl_queries", pa.Table.from_pylist(flagged, schema=CRAWL_QUERIES))
+        assert covered_platforms(inc) == set()
 
 
 def test_aac_refresh_with_platform_leaves_the_other_platforms_alone(tmp_path):
