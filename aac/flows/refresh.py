@@ -17,7 +17,10 @@ def merge_task(corpus: str, incoming: str, source: str, platforms: list[str] | N
     from aac.refresh.versioning import merge_incoming
     from aac.store import Corpus
 
+    from aac.refresh import mark_merged
+
     r = merge_incoming(Corpus(corpus), Corpus(incoming), process=None, source=source, platforms=platforms)
+    mark_merged(incoming)
     return {"version": r.version, "added": r.added, "changed": r.changed, "removed": r.removed,
             "unchanged": r.unchanged, "per_platform": r.per_platform, "unjudged": list(r.unjudged)}
 
@@ -60,9 +63,12 @@ def refresh_corpus(corpus: str = "data", api_url: str = "https://api.github.com"
     if crawled_now:
         from aac.flows.crawl import crawl
 
-        from aac.refresh import new_run_folder
+        from aac.refresh import run_folder
 
-        incoming = str(new_run_folder(corpus))
+        folder, resumed = run_folder(corpus)  # a killed or failed run of the last day is resumed, not redone
+        incoming = str(folder)
+        if resumed:
+            print(f"resuming the unfinished refresh crawl in {incoming}")
         crawl(api_url=api_url, corpus=incoming, platforms=platforms, previous=corpus, graphql_batch=graphql_batch)
     result = merge_task(corpus, incoming, source=api_url if crawled_now else incoming, platforms=platforms)
     changed = result["added"] or result["changed"] or result["removed"]

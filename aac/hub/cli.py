@@ -110,19 +110,25 @@ def refresh(
     if incoming is None:
         from aac.collectors.collect import run_github_crawl
 
-        from aac.refresh import new_run_folder
+        from aac.refresh import run_folder
 
-        incoming = new_run_folder(target.root)
+        incoming, resumed = run_folder(target.root)
+        if resumed:
+            typer.echo(f"resuming the unfinished refresh crawl in {incoming}")
         try:
             summary = run_github_crawl(Corpus(incoming), source, settings.github_tokens, platform or None,
                                        previous=target, fetch_workers=fetch_workers or settings.fetch_workers,
                                        graphql_batch=graphql_batch)
         except Exception as exc:  # one scrubbed line, never a token
-            console.print(f"[red]crawl failed:[/red] {scrub(one_line(exc), settings)}")
+            console.print(f"[red]crawl failed:[/red] {scrub(one_line(exc), settings)} (its progress is kept in "
+                          f"{incoming}: the next `aac refresh` within a day resumes it)")
             raise typer.Exit(1)
         typer.echo(f"crawled into {incoming}: {summary.line()}")
     try:
         report = merge_incoming(target, Corpus(incoming), process=None, source=source, platforms=platform or None)
+        from aac.refresh import mark_merged
+
+        mark_merged(incoming)
     except FileNotFoundError as exc:
         console.print(f"[red]{exc}[/red]")
         raise typer.Exit(1)

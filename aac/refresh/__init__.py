@@ -14,3 +14,27 @@ def new_run_folder(corpus_root) -> "Path":
         folder = base / f"{stamp}-{n}"
     folder.mkdir(parents=True)
     return folder
+
+
+MERGED_MARKER = ".merged"  # written into a run folder once its crawl has been merged into the corpus
+RESUME_WITHIN_S = 24 * 3600
+
+
+def run_folder(corpus_root, resume_within_s: float = RESUME_WITHIN_S) -> tuple["Path", bool]:
+    """The folder for this refresh's crawl, and whether it resumes one: the newest earlier run that was never merged
+    (killed or failed) when it started within ``resume_within_s`` - its finished ranges are recent enough to keep,
+    so a retry does not spend the search requests again - else a new folder."""
+    import time
+    from pathlib import Path
+
+    base = Path(corpus_root) / "refresh-runs"
+    runs = sorted((d for d in base.glob("*") if d.is_dir()), key=lambda d: d.name) if base.is_dir() else []
+    if runs and not (runs[-1] / MERGED_MARKER).exists() and time.time() - runs[-1].stat().st_mtime < resume_within_s:
+        return runs[-1], True
+    return new_run_folder(corpus_root), False
+
+
+def mark_merged(folder) -> None:
+    from pathlib import Path
+
+    (Path(folder) / MERGED_MARKER).write_text("merged\n", encoding="utf-8")

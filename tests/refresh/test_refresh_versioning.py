@@ -205,3 +205,22 @@ def test_a_relicensed_file_with_the_same_content_is_changed_and_processed_again(
     # metadata that did not come (no licence) is not a relicence
     report = apply_refresh(corpus, licensed(None), RecordingProcessor(), now=T2 + dt.timedelta(days=1))
     assert (report.changed, report.unchanged) == (0, 4)
+
+
+def test_a_refresh_resumes_the_last_unmerged_run_of_the_day_and_never_a_merged_or_old_one(tmp_path):
+    import os
+    import time
+
+    from aac.refresh import mark_merged, run_folder
+
+    first, resumed = run_folder(tmp_path)
+    assert not resumed
+    again, resumed = run_folder(tmp_path)  # the first was killed before its merge
+    assert resumed and again == first
+    mark_merged(first)
+    fresh, resumed = run_folder(tmp_path)
+    assert not resumed and fresh != first
+    old = time.time() - 2 * 24 * 3600
+    os.utime(fresh, (old, old))  # unmerged but two days old: its finished ranges are too stale to keep
+    newest, resumed = run_folder(tmp_path)
+    assert not resumed and newest not in (first, fresh)
