@@ -55,8 +55,9 @@ def remove_stale_dirs(parent: Path, pattern: str, older_than_s: float = STALE_AF
 
     n = 0
     for d in parent.glob(pattern):
-        try:
-            if d.is_dir() and time.time() - d.stat().st_mtime > older_than_s:
+        try:  # the folder's newest write, its files' included (a writer filling one part file keeps it fresh)
+            newest = max([d.stat().st_mtime] + [f.stat().st_mtime for f in d.iterdir()]) if d.is_dir() else None
+            if newest is not None and time.time() - newest > older_than_s:
                 shutil.rmtree(d, ignore_errors=True)
                 n += 1
         except OSError:
@@ -228,16 +229,20 @@ class Corpus:
 
     # ---- catalog -----------------------------------------------------------------------------------
     def _view_sql(self, table: str) -> str | None:
+        """The table's view: its declared columns in order (typed NULLs where parts written before a column existed
+        lack it, so views and queries over them keep working), then any other columns the parts hold."""
         files = self.part_files(table)
+        schema = SCHEMAS.get(table)
+        parts = None
         if files:
             glob = str(self.table_dir(table).resolve() / "*.parquet")
-            return f"SELECT * FROM read_parquet({_sql_str(glob)}, union_by_name = true)"
-        schema = SCHEMAS.get(table)
+            parts = f"SELECT * FROM read_parquet({_sql_str(glob)}, union_by_name = true)"
         if schema is None:
-            return None
+            return parts
         rel = duckdb.from_arrow(schema.empty_table())
         cols = ", ".join(f'CAST(NULL AS {t}) AS "{n}"' for n, t in zip(rel.columns, rel.types))
-        return f"SELECT {cols} WHERE false"
+        declared = f"SELECT {cols} WHERE false"
+        return declared if parts is None else f"{declared} UNION ALL BY NAME {parts}"
 
     def create_views(self, con: duckdb.DuckDBPyConnection) -> list[str]:
         names = []

@@ -150,7 +150,7 @@ def import_export(path: str | Path, round_: int = 1) -> tuple[list[dict], list[s
         raise ValueError(f"{path}: not JSON ({exc.msg} at line {exc.lineno})") from None
     if not isinstance(tasks, list):
         raise ValueError(f"{path}: expected a JSON list of Label Studio tasks")
-    flat = [t for t in tasks if isinstance(t, dict) and "annotations" not in t and "data" not in t and "type" in t]
-    if flat and len(flat) == len([t for t in tasks if isinstance(t, dict)]):
+    records = [t for t in tasks if isinstance(t, dict)]
+    if records and not any("annotations" in t or "data" in t for t in records):  # JSON-MIN: flat records
         return _from_json_min(tasks, round_)
     return _from_json(tasks, round_)

@@ -81,13 +81,13 @@ def check_scheduler(address: str, timeout: float = 5.0) -> None:
     import socket
     from urllib.parse import urlsplit
 
-    parts = urlsplit(address)
+    parts = urlsplit(address if "://" in address else f"tcp://{address}")  # Dask reads host:port as tcp
     try:
         host, port = parts.hostname, parts.port
     except ValueError:
         host = port = None
-    if parts.scheme not in ("tcp", "tls") or not host or not port:
-        raise ValueError(f"--address must look like tcp://host:port, not {address!r}")
+    if parts.scheme not in ("tcp", "tls", "ws", "wss") or not host or not port:
+        raise ValueError(f"--address must look like tcp://host:port (or host:port), not {address!r}")
     try:
         socket.create_connection((host, port), timeout=timeout).close()
     except OSError as exc:

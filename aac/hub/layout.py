@@ -81,7 +81,8 @@ def _selects() -> dict[str, str]:
         "ORDER BY r.full_name",
         # an annotation's own copy of the text and place may come from any label file: publish the checked item's
         "annotations": "SELECT an.* REPLACE (i.text AS text, i.section_path AS section_path, i.kind AS kind, "
-        "a.repo AS repo, a.path AS path, a.platform AS platform) FROM annotations an "
+        "a.repo AS repo, a.path AS path, a.platform AS platform, "
+        "CASE WHEN an.path IS NOT DISTINCT FROM a.path THEN an.line END AS line) FROM annotations an "
         "JOIN items i USING (item_id) JOIN artifacts a ON a.artifact_id = i.artifact_id "
         "JOIN verdict v ON v.artifact_id = i.artifact_id WHERE v.reason IS NULL "
         "ORDER BY an.item_id, an.annotator, an.round",

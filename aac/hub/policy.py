@@ -45,7 +45,8 @@ SECRET_PATTERNS: dict[str, str] = {
     "huggingface_token": r"\bhf_[A-Za-z]{30,}",
     "gitlab_pat": r"\bglpat-[A-Za-z0-9_-]{20,}",
     "npm_token": r"\bnpm_[A-Za-z0-9]{36}\b",
-    "url_password": r"[a-zA-Z][a-zA-Z0-9+.-]*://[^/\s:@]*:[^/\s:@]{3,}@[^\s/]+",  # user may be empty: redis://:pw@
+    # the user may be empty (redis://:pw@); a placeholder (${VAR}, <password>, {{pw}}, %s) is no secret
+    "url_password": r"[a-zA-Z][a-zA-Z0-9+.-]*://[^/\s:@]*:[^/\s:@$<{%*][^/\s:@]{2,}@[^\s/]+",
     "putty_private_key": r"PuTTY-User-Key-File-[0-9]+:",
 }
 

@@ -13,10 +13,12 @@ def new_run_folder(corpus_root) -> "Path":
         n += 1
         folder = base / f"{stamp}-{n}"
     folder.mkdir(parents=True)
+    (folder / STARTED_MARKER).write_text("started\n", encoding="utf-8")
     return folder
 
 
 MERGED_MARKER = ".merged"  # written into a run folder once its crawl has been merged into the corpus
+STARTED_MARKER = ".started"  # written by new_run_folder: only such runs are ever resumed (not older layouts')
 RESUME_WITHIN_S = 24 * 3600
 
 
@@ -29,12 +31,19 @@ def run_folder(corpus_root, resume_within_s: float = RESUME_WITHIN_S) -> tuple["
 
     base = Path(corpus_root) / "refresh-runs"
     runs = sorted((d for d in base.glob("*") if d.is_dir()), key=lambda d: d.name) if base.is_dir() else []
-    if runs and not (runs[-1] / MERGED_MARKER).exists() and time.time() - runs[-1].stat().st_mtime < resume_within_s:
-        return runs[-1], True
+    last = runs[-1] if runs else None
+    if (last is not None and (last / STARTED_MARKER).exists() and not (last / MERGED_MARKER).exists()
+            and time.time() - (last / STARTED_MARKER).stat().st_mtime < resume_within_s):
+        return last, True
     return new_run_folder(corpus_root), False
 
 
 def mark_merged(folder) -> None:
+    """Best effort: a folder the user passed with --incoming may be read-only, and a run is not resumed anyway
+    unless new_run_folder made it."""
     from pathlib import Path
 
-    (Path(folder) / MERGED_MARKER).write_text("merged\n", encoding="utf-8")
+    try:
+        (Path(folder) / MERGED_MARKER).write_text("merged\n", encoding="utf-8")
+    except OSError:
+        pass

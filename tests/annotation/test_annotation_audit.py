@@ -140,3 +140,28 @@ def test_gold_export_keeps_gold_devs_place_fields(corpus, gold_path):
     for r in out:
         assert {k: r[k] for k in ("repo", "path", "platform", "line", "text", "label")} == \
                {k: src[r["id"]][k] for k in ("repo", "path", "platform", "line", "text", "label")}
+
+
+def test_annotations_written_before_the_place_columns_still_make_the_gold_view(corpus):
+    """A corpus from before path/platform/line were annotation columns: the view fills them with NULLs."""
+    import pyarrow as pa
+
+    old = pa.table({"item_id": ["i", "i"], "annotator": ["A", "B"], "label": ["C", "C"],
+                    "round": pa.array([1, 1], pa.int32()), "meta": [False, False],
+                    "text": ["Never push to main."] * 2, "section_path": [["Git"], ["Git"]],
+                    "kind": ["line", "line"], "repo": ["o/r", "o/r"]})
+    import pyarrow.parquet as pq
+
+    corpus.table_dir("annotations").mkdir(parents=True)
+    pq.write_table(old, corpus.table_dir("annotations") / "old.parquet")  # as the old schema wrote it
+    (g,) = gold_rows(corpus)
+    assert (g["label"], g["path"], g["line"]) == ("C", None, None)
+    assert adjudicate(corpus, "i", "P") == 1 and gold_rows(corpus)[0]["label"] == "P"
+
+
+def test_a_json_min_export_with_a_record_without_type_reads_the_others(tmp_path):
+    export = tmp_path / "min.json"
+    export.write_text(json.dumps([{"id": 1, "item_id": "i", "text": "t", "type": "C", "annotator": 4},
+                                  {"id": 2, "item_id": "j", "text": "u", "annotator": 4}]), encoding="utf-8")
+    rows, problems = import_export(export)
+    assert [(r["item_id"], r["label"]) for r in rows] == [("i", "C")] and problems == ["j: annotation by 4 has no valid type"]

@@ -49,6 +49,8 @@ def test_a_scheduler_address_is_checked_before_any_flow_starts():
         check_scheduler("not-an-address")
     with pytest.raises(ValueError):
         check_scheduler("tcp://127.0.0.1:99999")
+    with pytest.raises(RuntimeError, match="no Dask scheduler answers"):  # host:port is Dask's tcp too
+        check_scheduler("127.0.0.1:1", timeout=1.0)
     with socket.socket() as s:  # a port nobody listens on
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]

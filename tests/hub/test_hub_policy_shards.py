@@ -127,3 +127,9 @@ def test_datasets_still_cannot_load_a_zero_row_split_so_empty_tables_stay_withou
         assert list(streamed) == [] and list(streamed.features) == ANNOTATIONS.names  # streaming copes ...
         with pytest.raises(ValueError, match="corresponds to no data"):  # ... the usual load does not
             datasets.load_dataset(str(tmp_path), "annotations", split="train", cache_dir=str(tmp_path / "cache"))
+
+
+@pytest.mark.parametrize("text", ["redis://:${REDIS_PASSWORD}@redis:6379/0", "redis://:<password>@localhost",
+                                  "amqp://:{{ rabbit_pw }}@mq"])
+def test_a_placeholder_in_a_url_is_not_a_secret(text):
+    assert find_secret_kinds(text) == []

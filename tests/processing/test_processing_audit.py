@@ -87,3 +87,11 @@ def test_code_naming_a_secret_and_dev_seed_addresses_are_not_redacted():
             "login as platform@noir.local")
     assert scrub(text).text == text
     assert "[REDACTED:password]" in scrub("password = hunter2abc9").text
+
+
+def test_a_key_written_with_escaped_newlines_is_redacted_through_its_end_line():
+    body = "MIIEvQIBADANBgkqhkiG9w0BAQEFAASC" + "\\n" + "abcdefABCDEF0123456789"
+    for text in (f'{{"private_key": "-----BEGIN PRIVATE KEY-----\\n{body}\\n-----END PRIVATE KEY-----\\n"}}',
+                 f'PRIVATE_KEY="-----BEGIN RSA PRIVATE KEY-----\\n{body}\\n-----END RSA PRIVATE KEY-----"'):
+        out = scrub(text).text
+        assert "MIIEvQ" not in out and "abcdefABCDEF" not in out and "[REDACTED:private_key]" in out

@@ -221,6 +221,15 @@ def test_a_refresh_resumes_the_last_unmerged_run_of_the_day_and_never_a_merged_o
     fresh, resumed = run_folder(tmp_path)
     assert not resumed and fresh != first
     old = time.time() - 2 * 24 * 3600
-    os.utime(fresh, (old, old))  # unmerged but two days old: its finished ranges are too stale to keep
+    os.utime(fresh / ".started", (old, old))  # unmerged but two days old: its finished ranges are too stale to keep
     newest, resumed = run_folder(tmp_path)
     assert not resumed and newest not in (first, fresh)
+
+
+def test_a_run_folder_made_before_run_markers_is_never_resumed(tmp_path):
+    from aac.refresh import run_folder
+
+    legacy = tmp_path / "refresh-runs" / "20990101T000000Z"  # sorts last, unmerged, but no start marker
+    legacy.mkdir(parents=True)
+    folder, resumed = run_folder(tmp_path)
+    assert not resumed and folder != legacy
