@@ -16,15 +16,10 @@ console = Console(stderr=True, soft_wrap=True)  # a message stays one line in lo
 SHARED_HINT = "e.g. ../shared/data/gold_dev.jsonl"
 
 
-def _llm_stats(clf) -> dict:
-    """Request, token and latency figures of an LLM variant (or a cascade's LLM stage); empty for the others."""
-    stage = getattr(clf, "llm", None) or clf
-    stats = getattr(stage, "stats", None)
-    return stats if isinstance(stats, dict) else {}
-
-
 def _print_llm_stats(clf) -> None:
-    s = _llm_stats(clf)
+    from aac.classifiers.llm import stats_of
+
+    s = stats_of(clf)
     if s:
         console.print(f"LLM: {s['calls']} requests, {s['cache_hits']} cached, {s['retries']} retries, {s['errors']} "
                       f"failed items; {s['prompt_tokens']} prompt + {s['completion_tokens']} completion tokens; "
@@ -172,7 +167,9 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
 
 
 def _report_failed(n_failed: int, n_items: int, classifier: str, clf=None) -> None:
-    first = _llm_stats(clf).get("first_error") if clf is not None else ""
+    from aac.classifiers.llm import stats_of
+
+    first = stats_of(clf).get("first_error") if clf is not None else ""
     console.print(f"[red]{n_failed} of {n_items} items could not be typed by {classifier} (written abstained, "
                   f"classifier '…:error')" + (f"; first error: {first}" if first else "") + "[/red]")
 

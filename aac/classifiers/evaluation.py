@@ -34,8 +34,9 @@ def score(clf: Classifier, gold: Sequence[Labelled], phrasing: Sequence[Labelled
     s.ms_per_item = 1000 * (time.perf_counter() - t0) / max(1, len(items))
     n_failed = sum(map(failed, preds))
     if n_failed:  # an item nobody typed is no answer: a dead endpoint must not read as perfect C recall
-        first = (getattr(clf, "stats", None) or getattr(getattr(clf, "llm", None), "stats", None) or {})
-        first = first.get("first_error", "") if isinstance(first, dict) else ""
+        from aac.classifiers.llm import stats_of
+
+        first = stats_of(clf).get("first_error", "")
         s.error = f"{n_failed} of {len(items)} items not typed" + (f": {first}" if first else "")
         return s
     labels = [p.label for p in preds]

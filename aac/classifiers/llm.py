@@ -300,6 +300,13 @@ class ChatClient:
             return list(pool.map(one, items))
 
 
+def stats_of(clf) -> dict:
+    """Request, token, latency and first-error figures of an LLM variant or of a cascade's LLM stage ({} else)."""
+    stage = getattr(clf, "llm", None) or clf
+    stats = getattr(stage, "stats", None)
+    return stats if isinstance(stats, dict) else {}
+
+
 def llm_options(name: str, base_url: str | None = None, model: str | None = None) -> dict:
     """get_classifier options for ``name`` from the CLI's --llm-base-url / --llm-model (or AAC_LLM_BASE_URL):
     the LLM variants take them as they are; ``cascade`` gets an LLM stage only when an endpoint is configured."""
