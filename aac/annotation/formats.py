@@ -48,7 +48,7 @@ def _line(value) -> int | None:
 
 def _place(row: dict) -> dict:
     """Where an item sits, as gold_dev.jsonl gives it (repo, path, platform, line); export writes it back."""
-    section = row.get("section") or row.get("section_path") or []
+    section = row.get("section_path") or row.get("section") or []  # Label Studio data: "section" is the joined title
     return {"text": row.get("text"), "section_path": [section] if isinstance(section, str) else list(section),
             "kind": row.get("kind"), "repo": row.get("repo"), "path": row.get("path"),
             "platform": row.get("platform"), "line": _line(row.get("line"))}
@@ -89,7 +89,8 @@ def gold_jsonl_rows(gold: list[dict]) -> list[dict]:
     for g in gold:
         votes, who = list(g.get("votes") or []), list(g.get("annotators") or [])
         row = {"id": g["item_id"], "repo": g.get("repo"), "path": g.get("path"), "platform": g.get("platform"),
-               "line": g.get("line"), "section": list(g.get("section_path") or []), "kind": g.get("kind"), "text": g.get("text"), "label": g["label"], "meta": bool(g.get("meta")),
+               "line": g.get("line"), "section": list(g.get("section_path") or []), "kind": g.get("kind"),
+               "text": g.get("text"), "label": g["label"], "meta": bool(g.get("meta")),
                "agreed": len(votes) >= 2 and len(set(votes)) == 1, "provenance": g.get("provenance"),
                "votes": votes, "annotators": who}
         if len(votes) >= 2:

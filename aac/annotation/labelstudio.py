@@ -62,10 +62,9 @@ def _choices(value) -> list[str]:
 
 
 def _row(item_id: str, who: str, label: str, meta: bool, data: dict, round_: int) -> dict:
-    section = data.get("section_path") or []
-    return {"item_id": item_id, "annotator": who, "label": label, "meta": meta, "round": round_,
-            "text": data.get("text"), "section_path": [section] if isinstance(section, str) else list(section),
-            "kind": data.get("kind"), "repo": data.get("repo")}
+    from aac.annotation.formats import _place
+
+    return {"item_id": item_id, "annotator": who, "label": label, "meta": meta, "round": round_, **_place(data)}
 
 
 def _when(ann: dict) -> tuple:
