@@ -197,6 +197,24 @@ def default_cache_path() -> Path:
     return Path(os.environ.get("AAC_LLM_CACHE") or Path.home() / ".cache" / "aac" / "llm_cache.duckdb")
 
 
+def _post_within(client, url: str, body: dict, timeout: float):
+    """POST whose whole reply must arrive within ``timeout`` seconds.
+
+    httpx's timeout bounds each read, so an endpoint that trickles a byte at a time could hold a worker for
+    ever; the body is streamed and the deadline checked between chunks."""
+    import httpx
+
+    deadline = time.monotonic() + timeout
+    with client.stream("POST", url, json=body) as response:
+        chunks = []
+        for chunk in response.iter_bytes():
+            chunks.append(chunk)
+            if time.monotonic() > deadline:
+                raise httpx.ReadTimeout(f"reply not complete within {timeout:g} s")
+        return httpx.Response(response.status_code, headers=response.headers, content=b"".join(chunks),
+                              request=response.request)
+
+
 class ChatClient:
     """Minimal OpenAI-compatible chat client: retries, concurrency limit, accounting, cached replies."""
 
@@ -255,7 +273,7 @@ class ChatClient:
             client = self._http()
             t0 = time.perf_counter()
             try:
-                r = client.post(f"{self.base_url}/chat/completions", json=body)
+                r = _post_within(client, f"{self.base_url}/chat/completions", body, self.timeout)
                 self.stats.add(calls=1, latency_s=time.perf_counter() - t0)
                 if r.status_code == 429 or r.status_code >= 500:
                     last, wait = RuntimeError(f"HTTP {r.status_code}"), _retry_after(r)

@@ -21,6 +21,7 @@ class Stub:
         self.replies: list = ['{"type": "C", "confidence": 0.9}']
         self.requests: list[dict] = []
         self.delay = 0.0
+        self.trickle = 0.0  # seconds between bytes of a 200 reply
         stub = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -52,7 +53,16 @@ class Stub:
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(data)))
                 self.end_headers()
-                self.wfile.write(data)
+                if not stub.trickle:
+                    self.wfile.write(data)
+                    return
+                try:
+                    for i in range(len(data)):
+                        self.wfile.write(data[i:i + 1])
+                        self.wfile.flush()
+                        time.sleep(stub.trickle)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the client gave up, as it should
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
@@ -156,3 +166,20 @@ def test_classify_command_fails_when_the_endpoint_types_nothing(tmp_path, monkey
     assert res.exit_code == 1 and "1 of 1 items could not be typed" in " ".join(res.output.split())
     row = json.loads(out.read_text())
     assert row["abstained"] and row["classifier"] == "llm:error" and "sk-test" not in res.output
+
+
+def test_llm_timeout_bounds_the_whole_reply_not_each_read(stub, tmp_path):
+    """An endpoint trickling its reply a byte at a time never trips a per-read timeout; the deadline is total."""
+    stub.trickle = 0.05  # seconds between bytes: a ~150-byte reply would take ~7 s
+    clf = _llm(stub, tmp_path, timeout=0.5, retries=0)
+    t0 = time.perf_counter()
+    with pytest.raises(Exception) as err:
+        clf.client.ask("v", "sys", ItemInput("slow"), parse_type_reply)
+    assert "Timeout" in str(err.value) and time.perf_counter() - t0 < 3
+
+
+def test_llm_reply_read_in_chunks_is_parsed_with_its_headers(stub, tmp_path):
+    stub.replies = [(429, "slow down", {"Retry-After": "0"}), '{"type": "P", "confidence": 0.8}']
+    clf = _llm(stub, tmp_path, retries=1)
+    [p] = clf.predict([ItemInput("Run `make test`.")])
+    assert p.label == "P" and clf.stats["retries"] == 1
