@@ -45,10 +45,12 @@ _BOUNDED = {"aws_access_key", "github_token", "gitlab_token", "anthropic_key", "
             "google_api_key", "huggingface_token", "npm_token", "pypi_token", "jwt"}
 # A key block: the header through its END line when one follows within 16 KB (whatever lies between: escaped
 # "\n" in JSON or .env values, quoting, string concatenation); without one, the header and the base64 lines that
-# follow it. Prose that merely names the header ("files starting with -----BEGIN RSA PRIVATE KEY-----") loses the
-# header only, never the rest of the file.
+# follow it, with the body's shorter last line. Prose that merely names the header ("files starting with
+# -----BEGIN RSA PRIVATE KEY-----") loses the header only, never the rest of the file.
 _PEM = re.compile(r"-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----"
-                  r"(?:(?s:.){0,16384}?-----END \1-----|(?:[ \t]*\r?\n[ \t]*[A-Za-z0-9+/=]{16,}[ \t]*)*)")
+                  r"(?:(?s:.){0,16384}?-----END \1-----"
+                  r"|(?:(?:[ \t]*\r?\n[ \t]*[A-Za-z0-9+/=]{16,}[ \t]*)+"  # full base64 lines, then the body's
+                  r"(?:\r?\n[ \t]*[A-Za-z0-9+/]{1,15}={0,2}[ \t]*(?![^\r\n]))?)?)")  # shorter last line
 # a PuTTY key file: the header and the "Key: value" / base64 lines that follow it, through its Private-MAC line
 _PUTTY = re.compile(r"PuTTY-User-Key-File-\d+:[^\n]*(?:\r?\n(?:[A-Za-z-]+: [^\n]*|[A-Za-z0-9+/=]{8,}[ \t]*))*")
 _EMAIL_AT = re.compile(r"@([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,24})(?![A-Za-z0-9-])")

@@ -50,6 +50,15 @@ def test_naming_a_key_header_redacts_the_header_only():
     assert block.text == "[REDACTED:private_key]\nstill here"
 
 
+def test_a_key_without_its_end_line_loses_its_short_last_line_too():
+    body = "MIIEowIBAAKCAQEAxyz1234567890abcdef\nabcdefABCDEF0123456789+/==\nq83/Zx=="
+    out = scrub(f"-----BEGIN RSA PRIVATE KEY-----\n{body}\n\n- Run the tests.")
+    assert out.text == "[REDACTED:private_key]\n\n- Run the tests." and "q83" not in out.text
+    # a short line of words after the body is prose, not the key's last line
+    assert scrub(f"-----BEGIN RSA PRIVATE KEY-----\n{body.split(chr(10))[0]}\nab12 more words").text == (
+        "[REDACTED:private_key]\nab12 more words")
+
+
 def test_a_sentence_underlined_by_a_rule_stays_an_item_and_a_title_stays_a_title():
     doc = segment_document("# Rules\n\nAlways write tests. Never commit secrets.\n---\nUse pnpm.\n", ".cursorrules")
     assert [s.text for s in doc.segments] == ["Always write tests. Never commit secrets.", "Use pnpm."]
