@@ -172,6 +172,7 @@ class CorpusSink:
         # artifact_id -> part that holds it (or will, once its partition is written), and -> bytes (a file met
         # again is not downloaded again)
         self.owner, self.stored_size = self._stored_artifacts()
+        self._stored_before = frozenset(self.owner)  # what "new" is counted against (a resumed part re-writes its rows)
         self.repo_owner = self._owners("repos", "full_name")
         self.meta = self._stored_repos()  # repo -> metadata (None: gone); a resumed crawl does not ask again
         self.rows = frontier_rows(corpus)  # query -> query_id -> crawl_queries row
@@ -263,7 +264,7 @@ class CorpusSink:
                 self.stored_size[r["artifact_id"]] = r["size_bytes"]
             if r["status"] == "collected":
                 self.totals.per_platform[r["platform"]] = self.totals.per_platform.get(r["platform"], 0) + 1
-        self.totals.new_files += len(rows)
+        self.totals.new_files += sum(r["artifact_id"] not in self._stored_before for r in rows)
         repos = list(dict.fromkeys(h.repo for h in mine))  # first-seen order: deterministic
         self._waiting.append(_Waiting(part, query, records, rows, repos, sum(r["size_bytes"] or 0 for r in rows)))
         if self.fetch_repos is not None or self.fetch_repo is not None:

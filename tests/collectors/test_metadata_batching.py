@@ -138,9 +138,12 @@ def test_a_crawl_killed_at_any_write_resumes_to_the_same_rows_and_reasks_no_stor
     monkeypatch.setattr(Corpus, "write_part", real)
     stored = {r["full_name"] for r in Corpus(tmp_path).read("repos", columns=["full_name"]).to_pylist()} \
         if Corpus(tmp_path).exists("repos") else set()
+    kept = Corpus(tmp_path).read("artifacts", columns=["artifact_id"]).num_rows \
+        if Corpus(tmp_path).exists("artifacts") else 0
     meta = Meta()
-    _crawl(tmp_path, files, meta, batch=100)
+    _, sink = _crawl(tmp_path, files, meta, batch=100)
     assert not stored & {n for b in meta.batches for n in b}  # stored metadata is not asked again
+    assert sink.totals.new_files == sink.totals.files - kept  # files stored before the kill are not "new"
     assert _rows(tmp_path) == _rows(root1)
     _check_complete(tmp_path, files)
 
