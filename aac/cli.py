@@ -52,7 +52,8 @@ def sql(
     format: str = typer.Option("table", "--format", "-f", help="table | csv | json"),
     limit: int = typer.Option(0, "--limit", min=0, help="Show at most this many rows in table format (0 = all)."),
 ) -> None:
-    """Run SQL against the corpus with DuckDB (views are refreshed over the Parquet folders first)."""
+    """Run SQL against the corpus with DuckDB (in memory, over views of the Parquet folders: it writes nothing, so
+    it works on a read-only corpus and beside an analyst's open catalog)."""
     import duckdb
 
     from aac.store import Corpus
@@ -70,7 +71,6 @@ def sql(
     except duckdb.Error as exc:
         console.print(f"[red]SQL error:[/red] {exc}")
         raise typer.Exit(2)
-    c.refresh_catalog()
     names = table.column_names
     rows = list(zip(*(col.to_pylist() for col in table.columns)))  # by position: a self-join repeats names
     if format == "json":

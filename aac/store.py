@@ -260,22 +260,26 @@ class Corpus:
                 continue
         return names
 
-    def refresh_catalog(self) -> Path:
-        """(Re)write the DuckDB catalog file so analysts can ``duckdb data/aac.duckdb`` directly. It holds only
-        views over the Parquet folders, so a file DuckDB cannot open (damaged, or not a database) is made anew."""
-        self.root.mkdir(parents=True, exist_ok=True)
+    def refresh_catalog(self) -> Path | None:
+        """(Re)write the DuckDB catalog file so analysts can ``duckdb data/aac.duckdb`` directly; returns its path,
+        or None when it could not be written.
+
+        The Parquet folders are the data and the catalog only views over them, so this is best effort: a catalog
+        another process holds open (DuckDB allows one writer; an analyst's shell is one) or a folder the user
+        cannot write is left as it is, with a warning, never deleted and never a failure of the command that
+        wrote the data. Views are replaced in place, so tables an analyst made in the file stay. Only a file
+        that is not a DuckDB database at all is made anew."""
         try:
-            con = duckdb.connect(str(self.catalog_path))
-        except duckdb.IOException:
-            if not self.catalog_path.is_file():
-                raise
-            log.warning("%s is not a DuckDB database; writing the catalog anew", self.catalog_path)
-            self.catalog_path.unlink()
-            con = duckdb.connect(str(self.catalog_path))
-        try:
-            self.create_views(con)
-        finally:
-            con.close()
+            self.root.mkdir(parents=True, exist_ok=True)
+            con = _open_catalog(self.catalog_path)
+            try:
+                self.create_views(con)
+            finally:
+                con.close()
+        except (duckdb.Error, OSError) as exc:
+            log.warning("catalog %s not refreshed, left as it was (%s); `aac sql` reads the tables directly",
+                        self.catalog_path, str(exc).splitlines()[0][:200])
+            return None
         return self.catalog_path
 
     def connect(self) -> duckdb.DuckDBPyConnection:
@@ -291,6 +295,19 @@ class Corpus:
             return pa.table({}) if result is None else result.to_arrow_table()  # None: a statement without rows
         finally:
             con.close()
+
+
+def _open_catalog(path: Path) -> duckdb.DuckDBPyConnection:
+    """A read-write connection to the catalog file; a file that is not a DuckDB database is replaced (it holds
+    only views), anything else - another process's lock above all - is raised to the caller."""
+    try:
+        return duckdb.connect(str(path))
+    except duckdb.IOException as exc:
+        if not path.is_file() or "not a valid DuckDB database" not in str(exc):
+            raise
+        log.warning("%s is not a DuckDB database; writing the catalog anew", path)
+        path.unlink()
+        return duckdb.connect(str(path))
 
 
 def _register_area_views() -> None:

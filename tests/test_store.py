@@ -94,3 +94,33 @@ def test_a_damaged_catalog_file_is_written_anew(tmp_path):
         assert con.sql("select full_name from repos").fetchall() == [("a/b",)]
     finally:
         con.close()
+
+
+def test_a_catalog_held_open_elsewhere_is_kept_with_the_analysts_tables(tmp_path, caplog):
+    """DuckDB allows one writer: a catalog an analyst has open is left as it is, not deleted as "damaged"."""
+    import subprocess
+    import sys
+
+    import duckdb
+    import pyarrow as pa
+
+    from aac.store import Corpus
+
+    c = Corpus(tmp_path / "c")
+    c.upsert("repos", pa.table({"full_name": ["a/b"], "stars": [1]}))
+    c.refresh_catalog()
+    con = duckdb.connect(str(c.catalog_path))
+    con.execute("create table my_notes as select 1 as x")
+    try:  # another process (DuckDB's lock is per process) refreshes while the analyst's session holds the file
+        code = (f"import pyarrow as pa\nfrom aac.store import Corpus\nc = Corpus({str(c.root)!r})\n"
+                "c.upsert('repos', pa.table({'full_name': ['c/d'], 'stars': [2]}))\nprint(c.refresh_catalog())")
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+        assert out.stdout.strip() == "None" and "not refreshed" in out.stderr
+        assert con.sql("select count(*) from repos").fetchall() == [(2,)]  # its views glob the folders
+    finally:
+        con.close()
+    con = duckdb.connect(str(c.catalog_path), read_only=True)
+    try:
+        assert con.sql("select x from my_notes").fetchall() == [(1,)]
+    finally:
+        con.close()

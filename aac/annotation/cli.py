@@ -30,6 +30,7 @@ def _save_labels(corpus: Path, rows: list[dict], source) -> None:
         console.print(f"[yellow]{replaced} stored labels (same item, annotator and round) replaced by different "
                       "ones[/yellow]")
     save(c, rows)
+    c.refresh_catalog()  # a catalog written before the first labels holds an empty annotations view
 
 
 def register(app: typer.Typer) -> None:
@@ -231,6 +232,7 @@ def register(app: typer.Typer) -> None:
         except (KeyError, ValueError) as exc:
             console.print(f"[red]error: {exc.args[0] if exc.args else exc}[/red]")
             raise typer.Exit(2)
+        Corpus(corpus).refresh_catalog()
         from aac.labels import parse_type
 
         quoted = item_id.replace("'", "''")

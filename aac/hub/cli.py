@@ -58,6 +58,8 @@ def pull(
     corpus: Path = CorpusOpt,
     revision: str = typer.Option(None, "--revision", help="Branch, tag or commit (default: main)."),
     from_folder: Path = typer.Option(None, "--from-folder", help="Install an already downloaded release folder instead."),
+    force: bool = typer.Option(False, "--force", help="Install even over a working corpus (crawl state, tombstones "
+                               "and labels not in the release are lost)."),
 ) -> None:
     """Download a published AAC and register DuckDB views over it: `aac sql` works right after."""
     from aac.config import Settings
@@ -68,17 +70,19 @@ def pull(
     target = Corpus(corpus)
     try:
         if from_folder is not None:
-            result = install_snapshot(from_folder, target)
+            result = install_snapshot(from_folder, target, force=force)
         else:
             rid = repo_id or settings.hf_repo_id
-            result = do_pull(rid, target, revision=revision, token=settings.hf_token, endpoint=settings.hf_endpoint)
+            result = do_pull(rid, target, revision=revision, token=settings.hf_token, endpoint=settings.hf_endpoint,
+                             force=force)
     except Exception as exc:  # one clear line (no token) instead of a traceback
         from aac.config import scrub
 
         console.print(f"[red]pull failed:[/red] {scrub(one_line(exc), settings)}")
         raise typer.Exit(1)
     rows = ", ".join(f"{k}={v}" for k, v in result.rows.items())
-    typer.echo(f"installed {result.snapshot} into {corpus} ({rows}); catalog {result.catalog}")
+    typer.echo(f"installed {result.snapshot} into {corpus} ({rows}); catalog "
+               f"{result.catalog or 'not written (see the warning)'}")
     typer.echo(f"try: aac sql --corpus {corpus} \"SELECT platform, count(*) FROM artifacts GROUP BY 1 ORDER BY 2 DESC\"")
 
 

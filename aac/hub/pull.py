@@ -19,8 +19,36 @@ from aac.store import Corpus
 @dataclass(frozen=True)
 class PullResult:
     snapshot: Path
-    catalog: Path
+    catalog: Path | None  # None: the catalog file could not be written (the tables are installed all the same)
     rows: dict[str, int]
+
+
+PULL_MARKER = ".pulled"  # in the corpus root: this corpus holds an installed release (and when it was installed)
+
+
+class WorkingCorpusError(RuntimeError):
+    """The target folder holds a corpus a release cannot stand in for."""
+
+
+def check_replaceable(corpus: Corpus) -> None:
+    """Refuse to install a release over work it would destroy.
+
+    A release replaces ``artifacts``, ``items``, ``repos`` and ``annotations`` whole; a crawled corpus also holds
+    what a release never carries (tombstones, dropped files, crawl state, unpublished labels), and labels added
+    to a pulled corpus since its pull exist nowhere else. A corpus made by an earlier pull and left alone may be
+    replaced."""
+    own = [t for t in corpus.tables() if t not in CONFIGS and corpus.exists(t)]
+    if own:
+        raise WorkingCorpusError(f"{corpus.root} holds a working corpus (tables {', '.join(own)}), which a release "
+                                 "would overwrite; pull into another --corpus folder, or pass --force")
+    held = [t for t in CONFIGS if corpus.exists(t)]
+    marker = corpus.root / PULL_MARKER
+    if held and not marker.is_file():
+        raise WorkingCorpusError(f"{corpus.root} holds tables no pull installed ({', '.join(held)}), which a "
+                                 "release would overwrite; pull into another --corpus folder, or pass --force")
+    if held and any(p.stat().st_mtime > marker.stat().st_mtime for p in corpus.part_files("annotations")):
+        raise WorkingCorpusError(f"{corpus.root} holds annotations added since its pull, which a release would "
+                                 "overwrite; export them first (aac annotate export), or pass --force")
 
 
 def _link_or_copy(src: Path, dest: Path) -> None:
@@ -30,11 +58,14 @@ def _link_or_copy(src: Path, dest: Path) -> None:
         shutil.copy2(src, dest)
 
 
-def install_snapshot(snapshot: Path, corpus: Corpus) -> PullResult:
-    """Expose a downloaded (or local) Hub folder as the corpus tables and write the DuckDB catalog."""
+def install_snapshot(snapshot: Path, corpus: Corpus, force: bool = False) -> PullResult:
+    """Expose a downloaded (or local) Hub folder as the corpus tables and write the DuckDB catalog
+    (``force``: even over a working corpus, see ``check_replaceable``)."""
     snapshot = Path(snapshot)
     if not any((snapshot / "data" / "artifacts").glob("*.parquet")):
         raise FileNotFoundError(f"{snapshot} is not an AAC release: no data/artifacts/*.parquet")
+    if not force:
+        check_replaceable(corpus)
     from aac.processing.item_record import distrust
 
     distrust(corpus)  # items from the release: a local `aac process` record no longer describes them
@@ -49,19 +80,22 @@ def install_snapshot(snapshot: Path, corpus: Corpus) -> PullResult:
         shutil.rmtree(final, ignore_errors=True)
         os.replace(staging, final)
         rows[config] = corpus.count(config)
+    (corpus.root / PULL_MARKER).write_text(f"{snapshot}\n", encoding="utf-8")
     return PullResult(snapshot, corpus.refresh_catalog(), rows)
 
 
 def pull(repo_id: str, corpus: Corpus, revision: str | None = None, token: Secret | None = None,
-         endpoint: str | None = None) -> PullResult:
+         endpoint: str | None = None, force: bool = False) -> PullResult:
     """``snapshot_download`` the dataset repo into ``<corpus>/hub-cache/`` and install it as the corpus tables.
 
     The Hub cache keeps one folder per commit holding exactly that revision's files, so shards of an older
     release never leak into the tables (a plain ``local_dir`` would keep them)."""
     from huggingface_hub import snapshot_download
 
+    if not force:  # before downloading gigabytes
+        check_replaceable(corpus)
     path = snapshot_download(repo_id=repo_id, repo_type="dataset", revision=revision,
                              cache_dir=str(corpus.root / "hub-cache"),
                              allow_patterns=["README.md", "data/**"], endpoint=endpoint,
                              token=token.reveal() if token else None)
-    return install_snapshot(Path(path), corpus)
+    return install_snapshot(Path(path), corpus, force=True)

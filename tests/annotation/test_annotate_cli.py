@@ -29,3 +29,11 @@ def test_import_two_annotators_then_agreement_queue_and_adjudication(tmp_path):
     assert item_id not in runner.invoke(app, ["annotate", "queue", "--corpus", root]).output
     bad = runner.invoke(app, ["annotate", "adjudicate", "no-such-item", "C", "--corpus", root])
     assert bad.exit_code == 2
+    import duckdb  # plain DuckDB on the catalog file sees the labels and the adjudication
+
+    con = duckdb.connect(str(tmp_path / "c" / "aac.duckdb"), read_only=True)
+    try:
+        assert con.sql("select count(*) from annotations where annotator = 'A'").fetchall()[0][0] > 0
+        assert con.sql(f"select label from gold where item_id = '{item_id}'").fetchall() == [("C",)]
+    finally:
+        con.close()

@@ -67,3 +67,30 @@ def test_publish_command_uploads_to_hf_endpoint_without_printing_the_token(tmp_p
         assert res.exit_code == 0, res.output
         assert "uploaded" in res.output and token not in res.output
         assert "README.md" in hub.repos["aac-test/cli"].files
+
+
+def test_pull_refuses_to_overwrite_a_working_corpus_or_labels_added_since_the_last_pull(tmp_path):
+    import os
+    import time
+
+    import pyarrow as pa
+
+    corpus = fx.build(Corpus(tmp_path / "c"))
+    runner = CliRunner()
+    runner.invoke(app, ["publish", "--corpus", str(corpus.root), "--out", str(tmp_path / "hub"), "--dry-run"])
+    before = corpus.count("artifacts")
+    res = runner.invoke(app, ["pull", "--from-folder", str(tmp_path / "hub"), "--corpus", str(corpus.root)])
+    assert res.exit_code == 1 and "a release would overwrite" in " ".join(res.output.split())
+    assert corpus.count("artifacts") == before  # nothing touched
+    analyst = tmp_path / "analyst"
+    pull = ["pull", "--from-folder", str(tmp_path / "hub"), "--corpus", str(analyst)]
+    assert runner.invoke(app, pull).exit_code == 0
+    assert runner.invoke(app, pull).exit_code == 0  # a pulled corpus left alone takes a newer release
+    marker = analyst / ".pulled"
+    os.utime(marker, (time.time() - 60, time.time() - 60))
+    Corpus(analyst).write_part("annotations", "mine", pa.table({"item_id": ["x"], "annotator": ["me"],
+                                                                         "label": ["C"]}))
+    res = runner.invoke(app, pull)
+    assert res.exit_code == 1 and "annotations added since its pull" in " ".join(res.output.split())
+    assert runner.invoke(app, pull + ["--force"]).exit_code == 0
+    assert "mine" not in Corpus(analyst).parts("annotations")
