@@ -34,7 +34,9 @@ def publish(
         raise typer.Exit(1)
     rows = ", ".join(f"{k}={v}" for k, v in result.report.rows.items())
     held = ", ".join(f"{k}={v}" for k, v in result.report.held_back.items()) or "none"
+    changed = result.report.labels_of_changed_text
     typer.echo(f"wrote {out} ({rows}); validated offline with datasets; held back: {held}"
+               + (f"; {changed} labels held back (their item's text changed since it was labelled)" if changed else "")
                + (f"; opt-out list {optout_path} ({len(opt)} entries)" if optout_path else ""))
     if dry_run or not repo_id:
         typer.echo("dry run: nothing uploaded" if dry_run else "no --repo-id: nothing uploaded")

@@ -38,6 +38,7 @@ class LayoutReport:
     rows: dict[str, int] = field(default_factory=dict)
     files: dict[str, list[str]] = field(default_factory=dict)
     held_back: dict[str, int] = field(default_factory=dict)
+    labels_of_changed_text: int = 0  # labels of published items held back: the item's text is not what was labelled
 
 
 def _verdict_sql(allow: frozenset[str], has_publishable_view: bool) -> str:
@@ -85,8 +86,14 @@ def _selects() -> dict[str, str]:
         "CASE WHEN an.path IS NOT DISTINCT FROM a.path THEN an.line END AS line) FROM annotations an "
         "JOIN items i USING (item_id) JOIN artifacts a ON a.artifact_id = i.artifact_id "
         "JOIN verdict v ON v.artifact_id = i.artifact_id WHERE v.reason IS NULL "
-        "ORDER BY an.item_id, an.annotator, an.round",
+        f"AND {_LABELLED_TEXT_IS_ITEM_TEXT} ORDER BY an.item_id, an.annotator, an.round",
     }
+
+
+# An item id is its file and its place in it, so after an upstream edit a stored label can name an item that now
+# holds other text: only a label given to the item's present text (up to spacing) is published with it.
+_LABELLED_TEXT_IS_ITEM_TEXT = ("(an.text IS NULL OR regexp_replace(trim(an.text), '\\s+', ' ', 'g') = "
+                               "regexp_replace(trim(i.text), '\\s+', ' ', 'g'))")
 
 
 class _ShardWriter:
@@ -171,6 +178,9 @@ def write_layout(corpus: Corpus, out: Path, optout: OptOut | None = None,
         con.execute(f"CREATE TEMP TABLE verdict AS {_verdict_sql(allow, 'publishable_artifacts' in views)}")
         held = con.sql("SELECT reason, count(*) FROM verdict WHERE reason IS NOT NULL GROUP BY 1 ORDER BY 1").fetchall()
         report.held_back = {r: n for r, n in held}
+        report.labels_of_changed_text = con.sql(
+            "SELECT count(*) FROM annotations an JOIN items i USING (item_id) JOIN verdict v USING (artifact_id) "
+            f"WHERE v.reason IS NULL AND NOT {_LABELLED_TEXT_IS_ITEM_TEXT}").fetchall()[0][0]
         for config, sql in _selects().items():
             folder = staging / config
             folder.mkdir(parents=True)

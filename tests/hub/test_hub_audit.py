@@ -53,6 +53,23 @@ def test_annotations_are_published_with_their_checked_items_text_and_place(tmp_p
     assert not any(fx.PLANTED_AWS_KEY in (r["text"] or "") or r["repo"] == "copyleft/app" for r in published)
 
 
+def test_a_label_whose_item_now_holds_other_text_is_held_back(tmp_path):
+    """Item ids are places in a file: after an upstream edit a label can name an item with other text."""
+    corpus = fx.build(Corpus(tmp_path / "c"))
+    anns = corpus.read("annotations").to_pylist()
+    moved, spaced = anns[0]["item_id"], anns[2]["item_id"]
+    for a in anns:
+        if a["item_id"] == moved:
+            a["text"] = "Never push directly to main."  # what was at this place when it was labelled
+        elif a["item_id"] == spaced:
+            a["text"] = "  " + a["text"].replace(" ", "\n ", 1) + " "  # the same text, other spacing
+    corpus.replace("annotations", pa.Table.from_pylist(anns, schema=corpus.schema("annotations")))
+    result = build_hub_folder(corpus, tmp_path / "hub")
+    published = {r["item_id"] for r in pq.read_table(tmp_path / "hub" / "data" / "annotations").to_pylist()}
+    assert moved not in published and spaced in published
+    assert result.report.labels_of_changed_text == 2  # both annotators' labels of the moved item
+
+
 @pytest.mark.parametrize("damage, message", [
     ("gpl_row", "without an allowlisted licence"),
     ("secret", "with a secret in their text"),
