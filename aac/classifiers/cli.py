@@ -200,10 +200,12 @@ def _retype(corpus: Path, classifier: str, runner: str, address: str | None, clf
             n = retype_corpus(c, clf, on_progress=lambda k: bar.advance(task, k))
     elif runner in ("prefect", "dask"):
         from aac.flows.classify import classify_corpus_flow
+        from aac.flows.interrupt import exit_at_once_on_interrupt
 
         try:
-            n = classify_corpus_flow(str(corpus), classifier, runner, address,
-                                     llm_base_url=llm_base_url, llm_model=llm_model)
+            with exit_at_once_on_interrupt("retyping"):
+                n = classify_corpus_flow(str(corpus), classifier, runner, address,
+                                         llm_base_url=llm_base_url, llm_model=llm_model)
         except RuntimeError as exc:  # e.g. the dask extra is missing: say which install line fixes it
             console.print(f"[red]{exc}[/red]")
             raise typer.Exit(2)

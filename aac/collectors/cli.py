@@ -71,9 +71,11 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
         try:
             if prefect:
                 from aac.flows.crawl import crawl as crawl_flow
+                from aac.flows.interrupt import exit_at_once_on_interrupt
 
-                rows = crawl_flow(api_url=url, corpus=str(c.root), platforms=list(platform or []),
-                                  fetch_workers=workers, graphql_batch=graphql_batch)
+                with exit_at_once_on_interrupt("the crawl"):
+                    rows = crawl_flow(api_url=url, corpus=str(c.root), platforms=list(platform or []),
+                                      fetch_workers=workers, graphql_batch=graphql_batch)
                 total = sum(r["search_requests"] for r in rows)
                 typer.echo(f"crawl (prefect): {sum(r['files'] for r in rows)} files over {len(rows)} platforms; "
                            f"{total} search requests")

@@ -62,11 +62,13 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
             Console(stderr=True).print(f"[red]no artifacts in {corpus}: run `aac crawl` (or `aac demo`) first[/red]")
             raise typer.Exit(2)
         if prefect:
+            from aac.flows.interrupt import exit_at_once_on_interrupt
             from aac.flows.process import process as process_flow
 
-            out = process_flow(corpus=str(c.root), keep_private=keep_private, near_threshold=near_threshold,
-                               allow=allow, template_min_repos=template_min_repos, workers=workers, full=full,
-                               classifier=classifier)
+            with exit_at_once_on_interrupt("processing"):
+                out = process_flow(corpus=str(c.root), keep_private=keep_private, near_threshold=near_threshold,
+                                   allow=allow, template_min_repos=template_min_repos, workers=workers, full=full,
+                                   classifier=classifier)
             typer.echo(f"process (prefect): {out['artifacts']} artifacts, {out['kept']} kept, {out['items']} items")
             return
         from aac.flows.process import config
@@ -96,9 +98,12 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
 
         settings = Settings.from_env()
         url = api_url or settings.github_api_url or DEFAULT_GITHUB_API
+        from aac.flows.interrupt import exit_at_once_on_interrupt
+
         try:
-            out = build_flow(api_url=url, corpus=str(corpus), platforms=list(platform or []) or None,
-                             keep_private=keep_private, near_threshold=near_threshold, workers=workers)
+            with exit_at_once_on_interrupt("the build"):
+                out = build_flow(api_url=url, corpus=str(corpus), platforms=list(platform or []) or None,
+                                 keep_private=keep_private, near_threshold=near_threshold, workers=workers)
         except Exception as exc:  # noqa: BLE001 - one scrubbed line, never a token
             typer.echo(f"build failed ({type(exc).__name__}): {scrub(str(exc), settings)}", err=True)
             raise typer.Exit(1)
