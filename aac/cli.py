@@ -61,6 +61,9 @@ def sql(
     if not query.strip():
         console.print("[red]give a SQL query, e.g. aac sql \"select count(*) from artifacts\"[/red]")
         raise typer.Exit(2)
+    if format not in ("table", "csv", "json"):  # before the query, which may be long
+        console.print(f"[red]unknown format {format!r}; use table, csv or json[/red]")
+        raise typer.Exit(2)
     if not corpus.is_dir():  # a mistyped --corpus must not become a new, empty corpus answering 0
         console.print(f"[red]no corpus folder at {corpus} (make one with `aac demo` or `aac crawl`, or give "
                       "--corpus)[/red]")
@@ -84,7 +87,7 @@ def sql(
 
         w = csv.writer(sys.stdout)
         w.writerow(names)
-        w.writerows(rows)
+        w.writerows([_csv_cell(v) for v in r] for r in rows)
     elif format == "table":
         from rich.table import Table
 
@@ -96,9 +99,14 @@ def sql(
         Console().print(t)
         if limit and len(rows) > limit:
             console.print(f"({len(rows) - limit} more rows)")
-    else:
-        console.print(f"[red]unknown format {format!r}; use table, csv or json[/red]")
-        raise typer.Exit(2)
+
+
+def _csv_cell(value):
+    """Lists and structs (section paths, type probabilities) as JSON, which every CSV reader can parse back,
+    not as Python's repr."""
+    if isinstance(value, (list, dict)):
+        return json.dumps(_finite(value), default=str, ensure_ascii=False)
+    return value
 
 
 def _unique_names(names: list[str]) -> list[str]:

@@ -45,3 +45,16 @@ def test_sql_keeps_repeated_column_names_apart(tmp_path):
     assert json.loads(r.stdout) == [{"x": 1, "x_2": 2}]
     r = CliRunner().invoke(app, ["sql", "--corpus", str(tmp_path), q])
     assert "1" in r.stdout and "2" in r.stdout
+
+
+def test_sql_csv_writes_lists_and_structs_as_json_and_a_bad_format_fails_before_the_query(tmp_path):
+    import csv
+    import io
+
+    r = CliRunner().invoke(app, ["sql", "--corpus", str(tmp_path), "-f", "csv",
+                                 "select ['Rules', 'Git'] as section_path, {'a': 1} as s"])
+    assert r.exit_code == 0, r.output
+    header, row = list(csv.reader(io.StringIO(r.stdout)))
+    assert json.loads(row[0]) == ["Rules", "Git"] and json.loads(row[1]) == {"a": 1}
+    r = CliRunner().invoke(app, ["sql", "--corpus", str(tmp_path), "-f", "xml", "select * from no_such_table"])
+    assert r.exit_code == 2 and "unknown format" in r.output and "SQL error" not in r.output
