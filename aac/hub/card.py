@@ -115,7 +115,12 @@ def render_body(summary: dict, report: LayoutReport, repo_id: str | None) -> str
         "2. **Process**: decoding and normalisation, exact and MinHash near-duplicate detection (`near_dup_of`, "
         "`dup_cluster_size`), license filtering, secret redaction, platform/function/authorship/specificity tags, "
         "Markdown parsed into items with their section path and scope.\n"
-        "3. **Type**: every item classified into the five types (`type`, `type_proba`, `classifier`, `confidence`).\n"
+        "3. **Type**: every item classified into the five types (`type`, `type_proba`, `classifier`, `confidence`). "
+        "`type_proba` lists the probabilities in the fixed order C, P, B, F, E (Constraint, Procedural, Belief, "
+        "Preference, Episodic). `type` is not always its argmax: an item whose constraint risk passes the "
+        "classifier's threshold is typed C even when another type is likelier, because losing a constraint costs more "
+        "than keeping an extra one. An item with `abstained` true was too uncertain to type: it keeps its likeliest "
+        "type, and the AAC operators treat it as a constraint.\n"
         "4. **Publish**: only publishable rows (below) are sharded into zstd Parquet with small row groups.",
         "## License policy",
         "The dataset is a collection of files under their own licenses (`license: other`). Each artifact row carries "
