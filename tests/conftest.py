@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -15,6 +18,23 @@ os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
 os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "120")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
+
+
+def _session_dir(variable: str, prefix: str) -> None:
+    """A fresh folder for this test session (removed at exit), unless the caller chose one."""
+    if variable not in os.environ:
+        os.environ[variable] = tempfile.mkdtemp(prefix=prefix)
+        atexit.register(shutil.rmtree, os.environ[variable], True)
+
+
+# Prefect keeps its database and cached results under PREFECT_HOME: never ~/.prefect, never shared between runs
+_session_dir("PREFECT_HOME", "aac-tests-prefect-")
+# property tests draw the same examples on every run and write nothing into the repository
+_session_dir("HYPOTHESIS_STORAGE_DIRECTORY", "aac-tests-hypothesis-")
+from hypothesis import settings  # noqa: E402  (after its storage folder is chosen)
+
+settings.register_profile("aac", derandomize=True, database=None)
+settings.load_profile("aac")
 
 
 @pytest.fixture(scope="session")

@@ -7,13 +7,12 @@ from aac.store import Corpus
 
 @pytest.fixture(scope="module")
 def prefect_harness(tmp_path_factory):
-    import os
+    with pytest.MonkeyPatch.context() as mp:  # restored after the module: later tests keep the session's home
+        mp.setenv("PREFECT_HOME", str(tmp_path_factory.mktemp("prefect-home")))
+        from prefect.testing.utilities import prefect_test_harness
 
-    os.environ["PREFECT_HOME"] = str(tmp_path_factory.mktemp("prefect-home"))
-    from prefect.testing.utilities import prefect_test_harness
-
-    with prefect_test_harness():
-        yield
+        with prefect_test_harness():
+            yield
 
 
 def test_crawl_flow_runs_a_task_per_platform_and_publishes_a_table_artifact(prefect_harness, sample_path, tmp_path,
