@@ -55,7 +55,9 @@ def _load(datasets, folder: Path, config: str, cache: str, stream: bool) -> int:
     if not stream:
         ds = datasets.load_dataset(str(folder), config, split="train", cache_dir=cache)
         return ds.num_rows
-    ds = datasets.load_dataset(str(folder), config, split="train", streaming=True)
+    # cache_dir here too: `datasets` reads its default cache folder once, at import, so the environment of
+    # _offline_env would redirect only a process's first validation and later ones would leave lock files behind
+    ds = datasets.load_dataset(str(folder), config, split="train", streaming=True, cache_dir=cache)
     for _ in zip(range(100), ds):  # decode a first batch of rows through the loader
         pass
     return _parquet_rows(folder, config)

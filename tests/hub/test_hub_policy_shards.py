@@ -94,6 +94,21 @@ def test_big_release_is_validated_by_streaming_and_a_broken_shard_is_caught(tmp_
         validate_folder(tmp_path / "hub", full_load_max_bytes=0)
 
 
+def test_repeated_streaming_validations_leave_no_cache_behind(tmp_path, monkeypatch):
+    """`datasets` picks its cache folder once per process: every validation must name its own."""
+    import tempfile
+
+    from aac.hub.validate import validate_folder
+
+    corpus = fx.build(Corpus(tmp_path / "c"))
+    result = build_hub_folder(corpus, tmp_path / "hub", validate=False)
+    (tmp_path / "tmp").mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    for _ in range(2):
+        assert validate_folder(tmp_path / "hub", result.report.rows, full_load_max_bytes=0) == result.report.rows
+    assert list((tmp_path / "tmp").iterdir()) == []
+
+
 def test_empty_table_gets_no_config_and_the_release_still_loads_and_pulls(tmp_path):
     from aac.hub.pull import install_snapshot
     from aac.hub.validate import card_yaml
