@@ -6,11 +6,13 @@ Write order makes SIGKILL safe at any point:
    re-run replaces it), its new repos to ``repos/<leaf query_id>.parquet``;
 2. then the query's frontier rows (``crawl_queries/<query hash>.parquet``) are rewritten with the leaf done.
 
-Killed between 1 and 2, the leaf is crawled again and its parts are replaced with the same rows; killed before
-1, nothing of it exists. Repository metadata is asked across partitions (see :class:`CorpusSink`): a completed
-partition may wait in memory for it, and steps 1-2 then run when it arrives, in completion order; a kill loses
-only waiting partitions, which are not in the frontier and are crawled again. A file already stored by another part (found by two queries, or by a verification
-half) is not written again, so ``artifacts`` holds each (repo, path) once. A rerun resumes every query from
+Killed between 1 and 2, the leaf is crawled again and its parts are replaced with the same rows, plus any row
+the part held that the new answer lacks (search order changes between runs: a split range's first page is not
+the same page twice); killed before 1, nothing of it exists. Repository metadata is asked across partitions
+(see :class:`CorpusSink`): a completed partition may wait in memory for it, and steps 1-2 then run when it
+arrives, in completion order; a kill loses only waiting partitions, which are not in the frontier and are
+crawled again. A file already stored by another part (found by two queries, or by a verification half) is
+not written again, so ``artifacts`` holds each (repo, path) once. A rerun resumes every query from
 its completed leaves: no completed partition is searched again.
 
 A refresh crawls into a fresh folder but learns from the ``previous`` corpus: the previous leaves seed each
@@ -172,7 +174,6 @@ class CorpusSink:
         # artifact_id -> part that holds it (or will, once its partition is written), and -> bytes (a file met
         # again is not downloaded again)
         self.owner, self.stored_size = self._stored_artifacts()
-        self._stored_before = frozenset(self.owner)  # what "new" is counted against (a resumed part re-writes its rows)
         self.repo_owner = self._owners("repos", "full_name")
         self.meta = self._stored_repos()  # repo -> metadata (None: gone); a resumed crawl does not ask again
         self.rows = frontier_rows(corpus)  # query -> query_id -> crawl_queries row
@@ -258,14 +259,19 @@ class CorpusSink:
         self._prefetched.clear()
         rows = [artifact_row(h, contents.get(artifact_id(h.repo, h.path)), None,
                              platform_registry.platform_of(h.path), when) for h in mine]
+        fresh = [r for r in rows if r["artifact_id"] not in self.owner]  # claimed by no part before
         for r in rows:
             self.owner[r["artifact_id"]] = part
             if r["size_bytes"] is not None:
                 self.stored_size[r["artifact_id"]] = r["size_bytes"]
+        for r in fresh:
             if r["status"] == "collected":
                 self.totals.per_platform[r["platform"]] = self.totals.per_platform.get(r["platform"], 0) + 1
-        self.totals.new_files += sum(r["artifact_id"] not in self._stored_before for r in rows)
-        repos = list(dict.fromkeys(h.repo for h in mine))  # first-seen order: deterministic
+        self.totals.new_files += len(fresh)
+        found = {r["artifact_id"] for r in rows}
+        rows += [r for aid, r in self._held_rows(part).items() if aid not in found]
+        rows.sort(key=lambda r: (r["repo"], r["path"]))
+        repos = list(dict.fromkeys(r["repo"] for r in rows))  # first-seen order: deterministic
         self._waiting.append(_Waiting(part, query, records, rows, repos, sum(r["size_bytes"] or 0 for r in rows)))
         if self.fetch_repos is not None or self.fetch_repo is not None:
             self._unknown.update((r, None) for r in repos if r not in self.meta)
@@ -273,6 +279,19 @@ class CorpusSink:
             self.flush()
         else:
             self._write_ready(full=False)
+
+    def _held_rows(self, part: str) -> dict[str, dict]:
+        """The rows ``part`` holds now (its latest waiting rows, else its stored file) that it still owns, by
+        artifact id. A part completed again (a resumed sweep asks the same range; search order has changed since)
+        keeps them: the owner map says they are stored there, so no other part will store them."""
+        for w in reversed(self._waiting):
+            if w.part == part:
+                rows = w.rows
+                break
+        else:
+            stored = self.corpus.table_dir("artifacts") / f"{part}.parquet"
+            rows = pq.read_table(stored).to_pylist() if stored.exists() else []
+        return {r["artifact_id"]: r for r in rows if self.owner.get(r["artifact_id"]) == part}
 
     def _write_ready(self, full: bool) -> None:
         """Ask metadata a batch at a time (all of it when ``full``, else only full batches) and write the waiting

@@ -1,0 +1,66 @@
+"""A crawl killed and resumed keeps every file it stored: search order changes between runs, so a range asked
+again answers other files than the first time, and what the part held before must not vanish."""
+
+from __future__ import annotations
+
+import bisect
+import random
+
+import pytest
+from collector_memsearch import _Q, MemSearch, unit
+
+from aac.collectors.collect import crawl_queries_into
+from aac.collectors.crawl import Hit, Page
+from aac.store import Corpus
+
+
+class Reordered(MemSearch):
+    """The same index whose result order depends on ``salt`` (GitHub's order is not stable over time)."""
+
+    salt = "first run"
+
+    def __call__(self, q: str, page: int) -> Page:
+        m = _Q.match(q)
+        base, lo, hi = (m.group(1), int(m.group(2)), int(m.group(3) or m.group(2))) if m else (q, 0, 10**9)
+        arr = self.by_query.get(base, [])
+        match = arr[bisect.bisect_left(arr, (lo,)): bisect.bisect_left(arr, (hi + 1,))]
+        ranked = sorted(match, key=lambda f: unit(f[1], f[2], "order", q, self.salt))[:1000]
+        return Page([Hit(f[1], f[2]) for f in ranked[(page - 1) * 100: page * 100]], len(match), False)
+
+
+class Killed(BaseException):
+    pass
+
+
+def _meta(name):
+    return {"full_name": name, "stars": 1, "forks": 0, "language": None, "license_spdx": "MIT",
+            "license_source": "api", "default_branch": "main", "pushed_at": None, "is_fork": False, "archived": False}
+
+
+def test_a_split_range_asked_again_after_a_kill_keeps_the_files_its_first_answer_stored(tmp_path, monkeypatch):
+    rnd = random.Random(3)
+    files = [("q1", f"o{k % 53}/r{k % 701}", f"CLAUDE{k}.md", min(int(rnd.lognormvariate(7.3, 1.1)), 300_000))
+             for k in range(2000)]
+    real = Corpus.write_part
+
+    def dying(self, table, part, data):  # the root probe's split is recorded, then the crawl dies
+        real(self, table, part, data)
+        if table == "crawl_queries":
+            raise Killed
+
+    monkeypatch.setattr(Corpus, "write_part", dying)
+    with pytest.raises(Killed):
+        crawl_queries_into(Corpus(tmp_path), Reordered(files), [("claude", "q1")], lambda h: b"# rules\n", _meta)
+    monkeypatch.setattr(Corpus, "write_part", real)
+    first = {(r["repo"], r["path"]) for r in Corpus(tmp_path).read("artifacts").to_pylist()}
+    assert len(first) == 100
+
+    later = Reordered(files)
+    later.salt = "resumed later"
+    crawl_queries_into(Corpus(tmp_path), later, [("claude", "q1")], lambda h: b"# rules\n", _meta)
+    rows = Corpus(tmp_path).read("artifacts", columns=["repo", "path"]).to_pylist()
+    stored = [(r["repo"], r["path"]) for r in rows]
+    assert len(stored) == len(set(stored))  # each file once
+    assert set(stored) == {(r, p) for _, r, p, _ in files}
+    repos = Corpus(tmp_path).read("repos", columns=["full_name"]).column("full_name").to_pylist()
+    assert sorted(repos) == sorted({r for r, _ in stored})  # every stored file's repository, once
