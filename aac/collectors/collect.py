@@ -339,6 +339,10 @@ class CorpusSink:
     def _write_frontier(self, query: str, records: Iterable[LeafRecord]) -> None:
         rows = self.rows.setdefault(query, {})
         for rec in records:
+            if rec.state == "done":  # a range left pending by an unanswered search is now (partly) swept
+                for qid in [k for k, r in rows.items() if r["state"] == "pending"
+                            and r["size_lo"] < rec.rng.hi and rec.rng.lo < r["size_hi"]]:
+                    del rows[qid]
             rows[rec.query_id] = self._frontier_row(rec)
         self.corpus.write_part("crawl_queries", stable_id("query", query),
                                pa.Table.from_pylist(list(rows.values()), schema=CRAWL_QUERIES))
@@ -351,7 +355,10 @@ class CorpusSink:
         self.totals.files = len(self.owner)
         if leaf.saturated:
             log.warning("size %d of %r holds more files than search lists; some are unreachable", leaf.rng.lo, query)
-        if leaf.incomplete:
+        if leaf.state == "pending":
+            log.warning("search answered %s of %r only with empty incomplete pages: left pending, the next run asks "
+                        "again", leaf.rng, query)
+        elif leaf.incomplete:
             log.warning("search kept saying %s of %r was incomplete; files there may be missing (its platform is "
                         "not judged for removals)", leaf.rng, query)
         if self.on_progress:
@@ -442,17 +449,20 @@ def crawl_queries_into(corpus: Corpus, search: SearchFn, queries: list[tuple[str
                        previous: Corpus | None = None, reuse_content: bool = True,
                        fetch_workers: int = 1,
                        fetch_repos: Callable[[list[str]], dict[str, dict | None]] | None = None,
-                       repo_batch: int = 1) -> tuple[CrawlEngine, CorpusSink]:
+                       repo_batch: int = 1,
+                       pause: Callable[[float], None] | None = None) -> tuple[CrawlEngine, CorpusSink]:
     """Crawl ``queries`` into ``corpus``, resuming from its ``crawl_queries`` frontier; a ``previous`` corpus'
     finished leaves seed each query's sweep, its checks the loss model, and (``reuse_content``) its stored
     files the content of hits whose blob sha did not change. ``repo_batch``: repos asked per ``fetch_repos``
-    call, across partitions (see :class:`CorpusSink`)."""
+    call, across partitions (see :class:`CorpusSink`). ``pause(seconds)``: the wait between tries of a page
+    search calls incomplete (the client's clock)."""
     other = previous is not None and previous.root.resolve() != corpus.root.resolve()
     reuse = PreviousContent(previous) if other and reuse_content else None
     sink = CorpusSink(corpus, {q: p for p, q in queries}, fetch_content, fetch_repo, on_progress,
                       reuse=reuse, fetch_workers=fetch_workers, fetch_repos=fetch_repos, repo_batch=repo_batch)
     # exact file sizes (from the contents the sink downloads anyway) sharpen the partitioner's predictions
-    engine = CrawlEngine(search, reserve=reserve, file_sizes=sink.sizes if fetch_content is not None else None)
+    engine = CrawlEngine(search, reserve=reserve, file_sizes=sink.sizes if fetch_content is not None else None,
+                         pause=pause)
     sink.rebuild_model(engine.model)
     seeds: dict[str, list[SizeRange]] = {}
     if other:
@@ -567,7 +577,8 @@ def run_github_crawl(corpus: Corpus, api_url: str, tokens, platforms: Iterable[s
                                           client.repo_meta, reserve=lambda n: client.reserve("search", n),
                                           on_progress=progress, on_query=on_query, previous=previous,
                                           reuse_content=reuse_content, fetch_workers=fetch_workers,
-                                          fetch_repos=client.repo_meta_many, repo_batch=max(client.graphql_batch, 1))
+                                          fetch_repos=client.repo_meta_many, repo_batch=max(client.graphql_batch, 1),
+                                          pause=client.pause)
         st = client.stats
         t = sink.totals
         counts = {r["platform"]: r["n"] for r in corpus.sql(

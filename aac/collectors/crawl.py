@@ -5,8 +5,10 @@ provides one over PyGithub, tests provide an in-memory index) and a :class:`Sink
 and each split candidate, so the same engine runs the real crawl, the benchmark and the property tests.
 
 What it adds on top of :mod:`aac.collectors.partition`:
-- ``incomplete_results``: the page is fetched again (up to 3 times) and the attempts are merged, because a
-  short incomplete page would otherwise look like the last page.
+- ``incomplete_results``: the page is fetched again (up to 3 times, after a growing pause: search timed out)
+  and the attempts are merged; a page still incomplete and short does not end paging while ``total_count``
+  says more follow, and a range answered only by empty incomplete pages is left ``pending`` (asked again by
+  the next run), never stored as a finished leaf of 0 files.
 - unstable order: when a later page repeats files seen on earlier pages of the same pass, the order changed
   mid-pagination and files may have slipped past; the earlier pages are fetched again and merged.
 - verification of leaves by their halves (often by the larger one alone), feeding the loss model (see
@@ -67,6 +69,9 @@ class Page:
 
 SearchFn = Callable[[str, int], Page]
 
+INCOMPLETE_TRIES = 3  # asks of one page that search keeps calling incomplete
+INCOMPLETE_PAUSE = 5.0  # seconds before the second ask, doubled before each later one
+
 
 def query_id(query: str, rng: SizeRange, role: str = "range") -> str:
     return stable_id(query, str(rng.lo), str(rng.hi), role)
@@ -85,7 +90,8 @@ class RangeResult:
 
 @dataclass
 class LeafRecord:
-    """A crawled range as it goes to ``crawl_queries``: role is leaf | split | check."""
+    """A crawled range as it goes to ``crawl_queries``: role is leaf | split | check | unanswered (search
+    answered only empty incomplete pages: the range stays ``pending``)."""
 
     query: str
     rng: SizeRange
@@ -103,7 +109,7 @@ class LeafRecord:
 
     @property
     def state(self) -> str:
-        return {"leaf": "done", "split": "split", "check": "checked"}[self.role]
+        return {"leaf": "done", "split": "split", "check": "checked", "unanswered": "pending"}[self.role]
 
 
 class Sink(Protocol):
@@ -139,6 +145,7 @@ class EngineStats:
     splits: int = 0
     saturated: int = 0
     incomplete: int = 0  # leaves with a page still incomplete after its retries (their platform is not swept whole)
+    unanswered: int = 0  # ranges answered only by empty incomplete pages (left pending for the next run)
     per_query: dict[str, int] = field(default_factory=dict)
 
 
@@ -146,7 +153,8 @@ class CrawlEngine:
     def __init__(self, search: SearchFn, model: LossModel | None = None, prior: SizePrior | None = None,
                  per_page: int = PER_PAGE, result_cap: int = RESULT_CAP, verify: bool = True,
                  on_request: Callable[[], None] | None = None, reserve: Callable[[int], None] | None = None,
-                 file_sizes: Callable[[dict[tuple[str, str], Hit]], dict[tuple[str, str], int]] | None = None):
+                 file_sizes: Callable[[dict[tuple[str, str], Hit]], dict[tuple[str, str], int]] | None = None,
+                 pause: Callable[[float], None] | None = None):
         self.search = search
         self.model = model or LossModel(result_cap=result_cap, per_page=per_page)
         self.prior = prior if prior is not None else SizePrior()
@@ -157,17 +165,21 @@ class CrawlEngine:
         self.on_request = on_request
         self.reserve = reserve
         self.file_sizes = file_sizes
+        self.pause = pause  # waits between tries of an incomplete page (the client's clock); None: no wait
         self._unverified: list[tuple[str, RangeResult, Sink]] = []
 
     # ---- pages -------------------------------------------------------------------------------------
     def _page(self, q: str, page: int) -> Page:
-        """One page; an incomplete page is fetched again and the attempts merged."""
+        """One page; an incomplete page is fetched again after a pause (search timed out: asking at once
+        mostly times out again) and the attempts merged."""
         merged: dict[tuple[str, str], Hit] = {}
         res = None
-        for attempt in range(3):
+        for attempt in range(INCOMPLETE_TRIES):
             self.stats.requests += 1
             if attempt:
                 self.stats.refetches += 1
+                if self.pause is not None:
+                    self.pause(INCOMPLETE_PAUSE * 2 ** (attempt - 1))
             if self.on_request:
                 self.on_request()
             res = self.search(q, page)
@@ -208,7 +220,7 @@ class CrawlEngine:
             seen_this_pass.update(keys)
             for h in res.hits:
                 hits.setdefault(h.key, h)
-            if len(res.hits) < self.per_page:
+            if len(res.hits) < self.per_page and not self._more_after(res, page):
                 complete = True
                 break
             if page >= max_pages:
@@ -224,6 +236,11 @@ class CrawlEngine:
                 for h in self._page(q, again).hits:
                     hits.setdefault(h.key, h)
         return RangeResult(rng, hits, reported, pages, complete, self.stats.requests - start, incomplete)
+
+    def _more_after(self, res: Page, page: int) -> bool:
+        """A short page is the last one unless search said it was incomplete and its total lists more."""
+        return res.incomplete and res.total_count is not None and page * self.per_page < min(
+            res.total_count, self.result_cap)
 
     def _sizes(self, hits: dict[tuple[str, str], Hit]) -> list[int] | None:
         """Exact sizes of ``hits`` from ``file_sizes`` (None without it)."""
@@ -279,6 +296,12 @@ class CrawlEngine:
             self.stats.splits += 1
             self.stats.probes_wasted += res.requests
             sink.split(query, LeafRecord(query, rng, "split", res.reported_total, res.pages, len(res.hits)), res.hits)
+        elif res.incomplete and not res.hits:
+            # an empty answer search called incomplete is a timeout, not an empty range: asked again next run
+            self.stats.unanswered += 1
+            self.stats.incomplete += 1
+            sink.leaf_done(query, [LeafRecord(query, rng, "unanswered", res.reported_total, res.pages, 0,
+                                              incomplete=True)], {})
         else:
             hits = dict(res.hits)
             records: list[LeafRecord] = []

@@ -225,6 +225,10 @@ class GitHubClient:
             self.on_wait(seconds, why)
         self.clock.sleep(seconds)
 
+    def pause(self, seconds: float) -> None:
+        """Wait on the client's clock (the emulator's virtual one when it says so), counted as a backoff."""
+        self._sleep(seconds, "backoff")
+
     def _pick(self, resource: str) -> _Token:
         """The next token free for ``resource`` (round robin), sleeping until one is if none is."""
         now = self.clock.now()

@@ -64,3 +64,29 @@ def test_a_split_range_asked_again_after_a_kill_keeps_the_files_its_first_answer
     assert set(stored) == {(r, p) for _, r, p, _ in files}
     repos = Corpus(tmp_path).read("repos", columns=["full_name"]).column("full_name").to_pylist()
     assert sorted(repos) == sorted({r for r, _ in stored})  # every stored file's repository, once
+
+
+def test_an_empty_answer_search_calls_incomplete_is_left_pending_and_asked_again_by_the_next_run(tmp_path):
+    from aac.collectors.collect import _tiles, done_leaves, frontier_rows
+
+    files = [Hit("o/r", f"d{i}/CLAUDE.md") for i in range(250)]
+    calls = {"n": 0}
+
+    def search(q, page):  # the first three asks time out with nothing listed
+        calls["n"] += 1
+        if calls["n"] <= 3:
+            return Page([], 0, True)
+        return Page(files[(page - 1) * 100: page * 100], 250, False)
+
+    queries = [("claude", "filename:CLAUDE.md")]
+    engine, _ = crawl_queries_into(Corpus(tmp_path), search, queries, lambda h: b"# rules\n", _meta)
+    frontier = Corpus(tmp_path).read("crawl_queries").to_pylist()
+    assert [(r["state"], r["incomplete"]) for r in frontier] == [("pending", True)]  # not a done leaf of 0 files
+    assert engine.stats.unanswered == 1
+    assert not _tiles(done_leaves(frontier_rows(Corpus(tmp_path))["filename:CLAUDE.md"]))  # the query is unfinished
+
+    crawl_queries_into(Corpus(tmp_path), search, queries, lambda h: b"# rules\n", _meta)
+    assert Corpus(tmp_path).read("artifacts").num_rows == 250
+    frontier = Corpus(tmp_path).read("crawl_queries").to_pylist()
+    assert "pending" not in {r["state"] for r in frontier}
+    assert _tiles(done_leaves(frontier_rows(Corpus(tmp_path))["filename:CLAUDE.md"]))

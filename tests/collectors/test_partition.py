@@ -402,3 +402,24 @@ def test_a_page_search_keeps_calling_incomplete_marks_its_leaf_so():
     engine.crawl_query("q", sink)
     leaves = [r for r in sink.records if r.role == "leaf"]
     assert leaves and all(r.incomplete for r in leaves) and engine.stats.incomplete == len(leaves)
+
+
+def test_a_short_page_search_keeps_calling_incomplete_does_not_end_paging_and_tries_wait_on_the_clock():
+    from aac.collectors.crawl import Hit, Page
+
+    files = [Hit("o/r", f"d{i}/CLAUDE.md") for i in range(450)]
+    asked: list[int] = []
+    waits: list[float] = []
+
+    def search(q, page):  # page 2 times out the same way every time: 3 of its files missing, flagged incomplete
+        asked.append(page)
+        items = files[(page - 1) * 100: page * 100]
+        return Page(items[:97], 450, True) if page == 2 else Page(items, 450, False)
+
+    engine = CrawlEngine(search, verify=False, pause=waits.append)
+    sink = NullSink()
+    engine.crawl_query("q", sink)
+    assert asked == [1, 2, 2, 2, 3, 4, 5]  # the pages after the short incomplete one are still asked
+    assert len(sink.hits) == 447
+    assert waits == [5.0, 10.0]  # a growing pause before each new try, through the injected clock
+    assert [r.incomplete for r in sink.records if r.role == "leaf"] == [True]
