@@ -7,7 +7,9 @@ mapping; its own sleeping retry is switched off so that every wait goes through 
   ``x-ratelimit-reset``; the next request uses another token of the pool or sleeps until the earliest reset;
 - secondary limits (403/429 with remaining > 0): ``retry-after`` is obeyed; without it the token rests 60 s,
   doubling on each consecutive hit (GitHub's documented advice);
-- 5xx, timeouts and connection errors: exponential backoff, up to ``max_retries``;
+- 5xx and transport failures (refused or reset connections, timeouts, bodies cut short or undecodable):
+  exponential backoff, up to ``max_retries``; only before the API's first answer do three refused
+  connections in a row end the crawl at once (a wrong ``--api-url``, not an outage);
 - content comes from the raw route pinned to the result's commit (no API quota); repo metadata is fetched
   once per repository and cached, in batches of up to 100 repositories per GraphQL request
   (:meth:`GitHubClient.repo_meta_many`: ``POST /graphql``, one point of the separate 5,000 points/h GraphQL
@@ -87,6 +89,14 @@ class GitHubError(RuntimeError):
     def __init__(self, message: str, status: int | None = None):
         super().__init__(message)
         self.status = status
+
+
+def _transport_failure(exc: BaseException) -> bool:
+    """A request that failed in transit (refused, reset, timed out, body cut short or undecodable): worth another
+    try. requests' malformed-URL and header errors (also ValueErrors) fail the same way every time."""
+    import requests
+
+    return isinstance(exc, requests.RequestException) and not isinstance(exc, ValueError)
 
 
 class GraphQLUnusable(GitHubError):
@@ -198,6 +208,7 @@ class GitHubClient:
         self.validators = validators
         self.graphql_batch = graphql_batch
         self.graphql_available = graphql_batch > 0  # turned off for good by an API host without (usable) GraphQL
+        self._answered = False  # the API host has answered once: refused connections are an outage, not a bad URL
         self._next = 0
 
     # ---- secrets -----------------------------------------------------------------------------------
@@ -326,6 +337,7 @@ class GitHubClient:
                 got, data = tok.gh.requester.requestJsonAndCheck(method, url, parameters=params, headers=headers,
                                                                  input=body)
             except GithubException as exc:
+                self._answered = True
                 got = {str(k).lower(): v for k, v in (exc.headers or {}).items()}
                 self._adopt_clock(got)
                 status = exc.status
@@ -343,17 +355,21 @@ class GitHubClient:
                     backoff = min(backoff * 2, 60.0)
                     continue
                 raise GitHubError(self.scrub(f"{what} failed: {last}"), status) from None
-            except (requests.ConnectionError, requests.Timeout) as exc:
+            except requests.RequestException as exc:
+                if not _transport_failure(exc):
+                    raise GitHubError(self.scrub(f"{what}: bad request to {self.api_url}: {exc}")) from None
                 last = type(exc).__name__
                 self.stats.server_errors += 1
                 refused = isinstance(exc, requests.ConnectionError) and not isinstance(exc, requests.Timeout)
                 connect_failures = connect_failures + 1 if refused else 0
-                if connect_failures > 2:  # nothing listening (wrong URL?): say so instead of backing off for minutes
+                if connect_failures > 2 and not self._answered:
+                    # nothing has ever listened there (wrong URL?): say so instead of backing off for minutes
                     raise GitHubError(self.scrub(f"{what}: cannot connect to {self.api_url} ({last})")) from None
                 if attempt < self.max_retries:
                     self._sleep(backoff, "backoff")
                 backoff = min(backoff * 2, 60.0)
                 continue
+            self._answered = True
             got = {str(k).lower(): v for k, v in got.items()}
             self._adopt_clock(got)
             why = limited(data) if limited is not None else None
@@ -523,8 +539,10 @@ class GitHubClient:
         for attempt in range(self.max_retries + 1):
             self._count(raw_requests=1)
             try:
-                r = session.get(url, timeout=self.timeout)
-            except (requests.ConnectionError, requests.Timeout) as exc:
+                r = session.get(url, timeout=self.timeout)  # reads the whole body: a cut-short one raises here
+            except requests.RequestException as exc:
+                if not _transport_failure(exc):
+                    raise GitHubError(f"raw {full_name}/{path}@{ref}: bad request: {exc}") from None
                 last = type(exc).__name__
             else:
                 self._adopt_clock({k.lower(): v for k, v in r.headers.items()})

@@ -1,0 +1,131 @@
+"""Transport failures and raw-route limits against a small scripted HTTP server: a body cut short is retried
+like a reset connection (raw and API), and refused connections end a crawl at once only before the API has
+ever answered (a wrong URL), not in an outage hours into a crawl."""
+
+from __future__ import annotations
+
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from aac.collectors.clock import VirtualClock
+from aac.collectors.github import GitHubClient, GitHubError
+
+TOKEN = "ghp_transportToken_abcdef0123456789abcd"
+REPO = {"full_name": "o/ok", "default_branch": "main", "stargazers_count": 1, "forks_count": 0, "language": "Go",
+        "license": {"spdx_id": "MIT"}, "fork": False, "archived": False, "pushed_at": "2026-01-01T00:00:00Z"}
+
+
+class Server:
+    """``route(path, n)`` (n: how many times this path was asked) -> (status, headers, body, declared length or
+    None); a declared length past the body cuts the answer short, as a dropped connection does."""
+
+    def __init__(self, route, port: int = 0):
+        self.asked: dict[str, int] = {}
+        owner = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *a):
+                pass
+
+            def do_GET(self):
+                n = owner.asked[self.path] = owner.asked.get(self.path, 0) + 1
+                status, headers, body, length = route(self.path, n)
+                data = body if isinstance(body, bytes) else json.dumps(body).encode()
+                self.send_response(status)
+                for k, v in headers.items():
+                    self.send_header(k, v)
+                self.send_header("Content-Length", str(length if length is not None else len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+                if length is not None:
+                    self.close_connection = True
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
+        self.port = self.server.server_address[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture
+def serve():
+    servers: list[Server] = []
+
+    def make(route, port: int = 0):
+        servers.append(Server(route, port))
+        return servers[-1]
+
+    yield make
+    for s in servers:
+        s.close()
+
+
+def _client(url, waits, **kw):
+    return GitHubClient([TOKEN], api_url=url, clock=VirtualClock(), max_retries=kw.pop("max_retries", 3),
+                        on_wait=lambda s, why: waits.append((s, why)), graphql_batch=0, **kw)
+
+
+def test_a_body_cut_short_is_retried_on_the_raw_route_and_the_api(serve):
+    def route(path, n):
+        if path.startswith("/raw/"):
+            return (200, {}, b"partial", 1000) if n < 3 else (200, {}, b"# rules\n", None)
+        if path.startswith("/repos/o/ok"):
+            return (200, {"Content-Type": "application/json"}, b'{"full_name": "o/', 1000) if n < 3 else \
+                (200, {"Content-Type": "application/json"}, REPO, None)
+        return 404, {}, {"message": "Not Found"}, None
+
+    server = serve(route)
+    waits: list = []
+    client = _client(server.url, waits)
+    assert client.raw("o/ok", "abc", "CLAUDE.md") == b"# rules\n"
+    assert client.repo_meta("o/ok")["full_name"] == "o/ok"
+    assert [w for _, w in waits] == ["backoff"] * 4  # two retries each, waited on the clock
+    client.close()
+
+
+def test_a_body_always_cut_short_fails_that_file_with_an_error_not_the_crawl(serve):
+    server = serve(lambda path, n: (200, {}, b"partial", 1000))
+    client = _client(server.url, [])
+    with pytest.raises(GitHubError, match="gave up"):
+        client.raw("o/ok", "abc", "CLAUDE.md")
+    client.close()
+
+
+def test_refused_connections_after_the_api_has_answered_are_waited_out_not_a_wrong_url(serve):
+    def route(path, n):  # no keep-alive: a closed server refuses the next request
+        return 200, {"Content-Type": "application/json", "Connection": "close"}, REPO, None
+
+    server = serve(route)
+    waits: list = []
+    revived: list[Server] = []
+
+    def on_wait(seconds, why):  # the outage ends after the fourth backoff: the server listens again
+        waits.append(seconds)
+        if len(waits) == 4:
+            revived.append(serve(route, port))
+
+    port = server.port
+    client = GitHubClient([TOKEN], api_url=server.url, clock=VirtualClock(), max_retries=10, on_wait=on_wait,
+                          graphql_batch=0)
+    assert client.repo_meta("o/ok")["full_name"] == "o/ok"
+    server.close()  # an outage, thousands of requests into a crawl
+    assert client.repo_meta("o/other")["full_name"] == "o/ok"
+    assert revived and len(waits) == 4
+    client.close()
+
+
+def test_refused_connections_before_any_answer_still_end_at_once_as_a_wrong_url():
+    waits: list = []
+    client = _client("http://127.0.0.1:9", waits, max_retries=10)  # nothing listens on the discard port
+    with pytest.raises(GitHubError, match="cannot connect"):
+        client.search_code("filename:CLAUDE.md")
+    assert len(waits) == 2
+    client.close()
