@@ -213,6 +213,35 @@ class CorpusSink:
     def rebuild_model(self, model: LossModel) -> None:
         learn_model(self.rows, model)
 
+    def refetch_unavailable(self) -> int:
+        """Download again the files an earlier run stored as ``content_unavailable`` (raw throttled or failing
+        then): their leaves are finished and never searched again, so this is their way back. Each part holding
+        such rows is rewritten with the files that came back; returns how many did."""
+        if self.fetch_content is None:
+            return 0
+        back = 0
+        for f in self.corpus.part_files("artifacts"):
+            if "content_unavailable" not in pq.read_table(f, columns=["drop_reason"]).column("drop_reason").to_pylist():
+                continue
+            rows = pq.read_table(f).to_pylist()
+            failed = [Hit(r["repo"], r["path"], r["blob_sha"], r["commit_sha"], r["html_url"])
+                      for r in rows if r["drop_reason"] == "content_unavailable"]
+            got = {aid: raw for aid, raw in self._contents(failed).items() if raw is not None}
+            if not got:
+                continue
+            when = _now()
+            for i, r in enumerate(rows):
+                if r["drop_reason"] == "content_unavailable" and r["artifact_id"] in got:
+                    hit = Hit(r["repo"], r["path"], r["blob_sha"], r["commit_sha"], r["html_url"])
+                    rows[i] = artifact_row(hit, got[r["artifact_id"]], r, platform_registry.platform_of(r["path"]),
+                                           when)
+                    self.stored_size[r["artifact_id"]] = rows[i]["size_bytes"]
+            self.corpus.write_part("artifacts", f.stem, pa.Table.from_pylist(rows, schema=ARTIFACTS))
+            back += len(got)
+        if back:
+            log.info("%d files unavailable in an earlier run were downloaded now", back)
+        return back
+
     # ---- writing -----------------------------------------------------------------------------------
     def sizes(self, hits: dict[tuple[str, str], Hit]) -> dict[tuple[str, str], int]:
         """Exact sizes of ``hits`` for the partitioner, from their contents; the contents are kept until the
@@ -464,6 +493,7 @@ def crawl_queries_into(corpus: Corpus, search: SearchFn, queries: list[tuple[str
     engine = CrawlEngine(search, reserve=reserve, file_sizes=sink.sizes if fetch_content is not None else None,
                          pause=pause)
     sink.rebuild_model(engine.model)
+    sink.refetch_unavailable()
     seeds: dict[str, list[SizeRange]] = {}
     if other:
         before = frontier_rows(previous)
@@ -546,7 +576,8 @@ def run_github_crawl(corpus: Corpus, api_url: str, tokens, platforms: Iterable[s
     ``reuse_content`` — the content of files whose blob sha is unchanged); the validators live in ``previous``
     (else ``corpus``) and are updated there. ``conditional=False`` sends no validators. ``fetch_workers``: raw
     downloads of one partition run in this many threads (the raw route spends no quota; latency dominates).
-    A file whose download fails for good is kept with drop reason ``content_unavailable``. Repository metadata
+    A file whose download fails for good is kept with drop reason ``content_unavailable`` (and downloaded again
+    by the next crawl into the same corpus, see :meth:`CorpusSink.refetch_unavailable`). Repository metadata
     is asked ``graphql_batch`` repos per GraphQL request, across partitions (default 100; 0 = one REST request
     per repo, each partition written as soon as it completes).
     ``on_progress(totals, client_stats)`` is called after every partition."""

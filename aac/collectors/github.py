@@ -10,7 +10,8 @@ mapping; its own sleeping retry is switched off so that every wait goes through 
 - 5xx and transport failures (refused or reset connections, timeouts, bodies cut short or undecodable):
   exponential backoff, up to ``max_retries``; only before the API's first answer do three refused
   connections in a row end the crawl at once (a wrong ``--api-url``, not an outage);
-- content comes from the raw route pinned to the result's commit (no API quota); repo metadata is fetched
+- content comes from the raw route pinned to the result's commit (no API quota; a 403/429 there with
+  ``retry-after`` is waited out, at most ``SECONDARY_MAX_WAIT`` per try); repo metadata is fetched
   once per repository and cached, in batches of up to 100 repositories per GraphQL request
   (:meth:`GitHubClient.repo_meta_many`: ``POST /graphql``, one point of the separate 5,000 points/h GraphQL
   limit per query) — a 200 whose ``errors`` say RATE_LIMITED is waited out like a 403; a host without usable
@@ -89,6 +90,14 @@ class GitHubError(RuntimeError):
     def __init__(self, message: str, status: int | None = None):
         super().__init__(message)
         self.status = status
+
+
+def _retry_after(value: Any) -> float | None:
+    """Seconds a ``retry-after`` header asks for (a number; GitHub never sends the HTTP-date form), else None."""
+    try:
+        return max(0.0, float(value))
+    except (TypeError, ValueError):
+        return None
 
 
 def _transport_failure(exc: BaseException) -> bool:
@@ -296,11 +305,11 @@ class GitHubClient:
         """A 403/429 (or GraphQL's 200 with a RATE_LIMITED error): rest the token for as long as the limit says;
         raises when the refusal is not a limit (retrying cannot fix it)."""
         remaining, reset = self._limits(got)
-        retry_after = got.get("retry-after")
+        retry_after = _retry_after(got.get("retry-after"))
         now = self.clock.now()
         if retry_after is not None:
             self.stats.secondary_limits += 1
-            tok.available_at[resource] = now + float(retry_after)
+            tok.available_at[resource] = now + retry_after
         elif remaining == 0 and reset is not None:
             self.stats.primary_refusals += 1
             tok.available_at[resource] = max(now, reset) + 1.0
@@ -551,6 +560,12 @@ class GitHubClient:
                 if r.status_code == 404:
                     return None
                 last = f"HTTP {r.status_code}"
+                asked = _retry_after(r.headers.get("retry-after")) if r.status_code in (403, 429) else None
+                if asked is not None:  # a limit on the raw route: wait as long as it says (capped), then try again
+                    self._count(secondary_limits=1)
+                    if attempt < self.max_retries:
+                        self._sleep(min(asked, SECONDARY_MAX_WAIT), "rate_limit")
+                    continue
                 if r.status_code < 500 and r.status_code != 429:
                     raise GitHubError(f"raw {full_name}/{path}@{ref}: {last}", r.status_code)
             self._count(server_errors=1)

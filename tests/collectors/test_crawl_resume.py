@@ -90,3 +90,28 @@ def test_an_empty_answer_search_calls_incomplete_is_left_pending_and_asked_again
     frontier = Corpus(tmp_path).read("crawl_queries").to_pylist()
     assert "pending" not in {r["state"] for r in frontier}
     assert _tiles(done_leaves(frontier_rows(Corpus(tmp_path))["filename:CLAUDE.md"]))
+
+
+def test_files_whose_download_failed_are_downloaded_again_by_the_next_run(tmp_path):
+    files = [Hit("o/r", f"d{i}/CLAUDE.md", f"{i:040x}") for i in range(150)]
+
+    def search(q, page):
+        return Page(files[(page - 1) * 100: page * 100], 150, False)
+
+    queries = [("claude", "filename:CLAUDE.md")]
+    throttled = {"on": True}
+
+    def fetch(hit):  # raw throttled for a third of the files in the first run
+        return None if throttled["on"] and hit.path.startswith("d1") else b"# rules\n"
+
+    crawl_queries_into(Corpus(tmp_path), search, queries, fetch, _meta)
+    rows = Corpus(tmp_path).read("artifacts").to_pylist()
+    dropped = {r["path"] for r in rows if r["drop_reason"] == "content_unavailable"}
+    assert dropped and all(r["status"] == "dropped" for r in rows if r["path"] in dropped)
+
+    throttled["on"] = False
+    asked = []
+    crawl_queries_into(Corpus(tmp_path), lambda q, p: asked.append(q) or search(q, p), queries, fetch, _meta)
+    rows = Corpus(tmp_path).read("artifacts").to_pylist()
+    assert not asked  # the query is finished: nothing is searched again
+    assert len(rows) == 150 and all(r["status"] == "collected" and r["content"] == "# rules\n" for r in rows)

@@ -129,3 +129,19 @@ def test_refused_connections_before_any_answer_still_end_at_once_as_a_wrong_url(
         client.search_code("filename:CLAUDE.md")
     assert len(waits) == 2
     client.close()
+
+
+@pytest.mark.parametrize("status", [429, 403])
+def test_a_raw_limit_with_retry_after_is_waited_out_on_the_clock_capped_at_the_secondary_maximum(serve, status):
+    def route(path, n):
+        if n <= 2:
+            return status, {"Retry-After": "1800" if n == 1 else "30"}, b"Too Many Requests", None
+        return 200, {}, b"# rules\n", None
+
+    server = serve(route)
+    waits: list = []
+    client = _client(server.url, waits)
+    assert client.raw("o/ok", "abc", "CLAUDE.md") == b"# rules\n"
+    assert waits == [(900.0, "rate_limit"), (30.0, "rate_limit")]  # as asked, at most 15 minutes per try
+    assert client.stats.secondary_limits == 2
+    client.close()
