@@ -284,10 +284,8 @@ class CorpusSink:
         when = _now()
         mine = [h for h in sorted(hits.values(), key=lambda h: h.key)
                 if self.owner.get(artifact_id(h.repo, h.path), part) == part]
-        contents = self._contents(mine)
-        self._prefetched.clear()
-        rows = [artifact_row(h, contents.get(artifact_id(h.repo, h.path)), None,
-                             platform_registry.platform_of(h.path), when) for h in mine]
+        held = self._held_rows(part)
+        rows = self._rows_of(mine, {aid: r for aid, r in held.items() if r["content_sha256"] is not None}, when)
         fresh = [r for r in rows if r["artifact_id"] not in self.owner]  # claimed by no part before
         for r in rows:
             self.owner[r["artifact_id"]] = part
@@ -298,7 +296,7 @@ class CorpusSink:
                 self.totals.per_platform[r["platform"]] = self.totals.per_platform.get(r["platform"], 0) + 1
         self.totals.new_files += len(fresh)
         found = {r["artifact_id"] for r in rows}
-        rows += [r for aid, r in self._held_rows(part).items() if aid not in found]
+        rows += [r for aid, r in held.items() if aid not in found]
         rows.sort(key=lambda r: (r["repo"], r["path"]))
         repos = list(dict.fromkeys(r["repo"] for r in rows))  # first-seen order: deterministic
         self._waiting.append(_Waiting(part, query, records, rows, repos, sum(r["size_bytes"] or 0 for r in rows)))
@@ -308,6 +306,24 @@ class CorpusSink:
             self.flush()
         else:
             self._write_ready(full=False)
+
+    def _rows_of(self, hits: list[Hit], stored: dict[str, dict], when: datetime) -> list[dict]:
+        """``artifacts`` rows for ``hits``. A file the part already stored with its content (``stored``: a leaf
+        rewritten after its check, or completed again on resume) keeps that row when its blob sha is unchanged,
+        and also when downloading its new version fails: only new or changed files are downloaded, and a
+        collected row never turns into a dropped one."""
+        same = {aid for h in hits if (aid := artifact_id(h.repo, h.path)) in stored
+                and stored[aid]["blob_sha"] == h.blob_sha}
+        contents = self._contents([h for h in hits if artifact_id(h.repo, h.path) not in same])
+        self._prefetched.clear()
+        rows = []
+        for h in hits:
+            aid = artifact_id(h.repo, h.path)
+            if aid in same or (aid in stored and contents.get(aid) is None):
+                rows.append(dict(stored[aid]))
+            else:
+                rows.append(artifact_row(h, contents.get(aid), None, platform_registry.platform_of(h.path), when))
+        return rows
 
     def _held_rows(self, part: str) -> dict[str, dict]:
         """The rows ``part`` holds now (its latest waiting rows, else its stored file) that it still owns, by

@@ -115,3 +115,33 @@ def test_files_whose_download_failed_are_downloaded_again_by_the_next_run(tmp_pa
     rows = Corpus(tmp_path).read("artifacts").to_pylist()
     assert not asked  # the query is finished: nothing is searched again
     assert len(rows) == 150 and all(r["status"] == "collected" and r["content"] == "# rules\n" for r in rows)
+
+
+def test_a_leaf_rewritten_after_its_check_downloads_only_new_files_and_keeps_collected_rows(tmp_path):
+    from aac.collectors.collect import CorpusSink
+    from aac.collectors.crawl import LeafRecord
+    from aac.collectors.partition import SizeRange
+
+    query, rng = "filename:CLAUDE.md", SizeRange(0, 1000)
+    downloads: list[str] = []
+    throttled = {"on": False}
+
+    def fetch(hit):
+        downloads.append(hit.path)
+        return None if throttled["on"] else b"# rules\n"
+
+    sink = CorpusSink(Corpus(tmp_path), {query: "claude"}, fetch, _meta)
+    hits = {("o/r", f"d{i}/CLAUDE.md"): Hit("o/r", f"d{i}/CLAUDE.md", "a" * 40, "c" * 40) for i in range(150)}
+    sink.leaf_done(query, [LeafRecord(query, rng, "leaf", 150, 2, 150)], hits)
+    downloads.clear()
+    throttled["on"] = True  # raw is throttled when the check's union comes back
+    more = dict(hits)
+    more[("o/r", "x/CLAUDE.md")] = Hit("o/r", "x/CLAUDE.md", "b" * 40, "c" * 40)
+    more[("o/r", "d0/CLAUDE.md")] = Hit("o/r", "d0/CLAUDE.md", "e" * 40, "f" * 40)  # changed since
+    sink.leaf_done(query, [LeafRecord(query, rng, "leaf", 150, 2, 150, lost=1)], more)  # what _recheck does
+    rows = {r["path"]: r for r in Corpus(tmp_path).read("artifacts").to_pylist()}
+    assert downloads == ["d0/CLAUDE.md", "x/CLAUDE.md"]  # only the changed file and the one the check found
+    assert sink.totals.new_files == 151
+    assert all(rows[f"d{i}/CLAUDE.md"]["status"] == "collected" for i in range(150))
+    assert rows["d0/CLAUDE.md"]["blob_sha"] == "a" * 40  # its new version failed: the stored one stays
+    assert rows["x/CLAUDE.md"]["drop_reason"] == "content_unavailable"
