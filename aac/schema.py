@@ -34,6 +34,9 @@ REPOS = pa.schema(
         pa.field("is_fork", pa.bool_()),
         pa.field("archived", pa.bool_()),
         pa.field("fetched_at", _ts),
+        # the name the API answers with now; full_name stays the name search found (what artifacts.repo holds),
+        # so a renamed repository still joins its artifacts. NULL when unknown (parts written before it existed)
+        pa.field("current_name", pa.string()),
     ]
 )
 

@@ -76,8 +76,10 @@ def _field(data: dict, dotted: str) -> Any:
 
 
 def _payload(data: dict, full_name: str, api: int) -> dict:
-    """Repository metadata from a REST (``api=REST``) or GraphQL (``api=GRAPHQL``) answer, in one shape."""
-    out = {"full_name": _field(data, ("full_name", "nameWithOwner")[api]) or full_name}
+    """Repository metadata from a REST (``api=REST``) or GraphQL (``api=GRAPHQL``) answer, in one shape. Keyed
+    by the name asked (``full_name``: search's, which ``artifacts.repo`` holds), not the answer's: REST follows a
+    rename's redirect and GraphQL resolves it, so the answer can name the repository's new name."""
+    out = {"full_name": full_name, "current_name": _field(data, ("full_name", "nameWithOwner")[api]) or None}
     out.update((key, _field(data, names[api])) for key, names in REPO_FIELDS.items())
     out["license_source"] = "api" if data.get(("license", "licenseInfo")[api]) else "none"
     out["is_fork"], out["archived"] = bool(out["is_fork"]), bool(out["archived"])
@@ -443,6 +445,8 @@ class GitHubClient:
                 self._repo_cache[full_name] = None
                 return None
             raise
+        if meta is not None and meta["full_name"] != full_name:  # an answer cached under its new name before
+            meta = {**meta, "full_name": full_name, "current_name": meta.get("current_name") or meta["full_name"]}
         self._repo_cache[full_name] = meta
         return meta
 

@@ -1,6 +1,7 @@
 """Transport failures and raw-route limits against a small scripted HTTP server: a body cut short is retried
 like a reset connection (raw and API), and refused connections end a crawl at once only before the API has
-ever answered (a wrong URL), not in an outage hours into a crawl."""
+ever answered (a wrong URL), not in an outage hours into a crawl; a raw limit's Retry-After is obeyed; a
+renamed repository's metadata stays keyed by the name search found."""
 
 from __future__ import annotations
 
@@ -117,7 +118,7 @@ def test_refused_connections_after_the_api_has_answered_are_waited_out_not_a_wro
                           graphql_batch=0)
     assert client.repo_meta("o/ok")["full_name"] == "o/ok"
     server.close()  # an outage, thousands of requests into a crawl
-    assert client.repo_meta("o/other")["full_name"] == "o/ok"
+    assert client.repo_meta("o/other")["stars"] == 1
     assert revived and len(waits) == 4
     client.close()
 
@@ -145,3 +146,25 @@ def test_a_raw_limit_with_retry_after_is_waited_out_on_the_clock_capped_at_the_s
     assert waits == [(900.0, "rate_limit"), (30.0, "rate_limit")]  # as asked, at most 15 minutes per try
     assert client.stats.secondary_limits == 2
     client.close()
+
+
+def test_a_renamed_repository_is_keyed_by_the_name_search_found_with_its_new_name_beside(serve):
+    def route(path, n):  # GitHub answers a renamed repository's old name with a redirect to its id
+        if path.startswith("/repos/o/old"):
+            return 301, {"Location": f"{server.url}/repositories/42", "Content-Type": "application/json"}, \
+                {"message": "Moved Permanently", "url": f"{server.url}/repositories/42"}, None
+        if path.startswith("/repositories/42"):
+            return 200, {"Content-Type": "application/json"}, {**REPO, "full_name": "o/new"}, None
+        return 404, {}, {"message": "Not Found"}, None
+
+    server = serve(route)
+    client = _client(server.url, [])
+    meta = client.repo_meta("o/old")
+    assert (meta["full_name"], meta["current_name"], meta["license_spdx"]) == ("o/old", "o/new", "MIT")
+    client.close()
+
+
+def test_graphql_answers_a_renamed_repository_under_the_name_asked():
+    node = {"nameWithOwner": "o/new", "stargazerCount": 5, "licenseInfo": {"spdxId": "MIT"}}
+    meta = GitHubClient._graphql_payload(node, "o/old")
+    assert (meta["full_name"], meta["current_name"], meta["stars"]) == ("o/old", "o/new", 5)
