@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 
 import pyarrow as pa
 
@@ -23,8 +24,9 @@ ROWS = [
     ("zed/tool", ".cursorrules", "cursor", "Apache-2.0", "kept", "- Prefer small functions.\n- Last week we moved to uv."),
     ("copyleft/app", "CLAUDE.md", "claude", "GPL-3.0-only", "kept", "- GPL project rule that must not be published."),
     ("leaky/app", "AGENTS.md", "agents", "MIT", "kept", f"- Deploy with key {PLANTED_AWS_KEY} from prod."),
-    ("private-owner/one", "CLAUDE.md", "claude", "MIT", "kept", "- Opted-out owner rule."),
-    ("acme/secret-repo", ".windsurfrules", "windsurf", "MIT", "kept", "- Opted-out single repo rule."),
+    # GitHub names keep their owners' case; opt-out lines match them in any case
+    ("Private-Owner/One", "CLAUDE.md", "claude", "MIT", "kept", "- Opted-out owner rule."),
+    ("Acme/SECRET-repo", ".windsurfrules", "windsurf", "MIT", "kept", "- Opted-out single repo rule."),
     ("acme/web", "docs/old/CLAUDE.md", "claude", "MIT", "dropped", "- exact duplicate"),
 ]
 
@@ -50,7 +52,7 @@ def build(corpus: Corpus) -> Corpus:
         arts.append(dict(artifact_id=aid, repo=repo, path=path, platform=platform, function="rules",
                          authorship="human", specificity="project", size_bytes=len(content.encode()),
                          html_url=f"https://github.com/{repo}/blob/main/{path}", license_spdx=lic,
-                         content_sha256=str(abs(hash(content))), secrets_found=1 if "REDACTED" in content else 0,
+                         content_sha256=hashlib.sha256(content.encode()).hexdigest(), secrets_found=1 if "REDACTED" in content else 0,
                          status=status, drop_reason=None if status == "kept" else "exact_duplicate",
                          content=content, collected_at=T0))
         items += _items_of(aid, content, platform)
