@@ -116,17 +116,21 @@ def segment_document(content: str, path: str) -> Segmented:
     front, body_start, warnings = _split_front_matter(content, out)
     body = "\n".join(content.split("\n")[body_start:]) if body_start else content
     if not _segment_markdown(body, out, _MD_PLAIN if fmt == "plain_rules" else _MD, line_offset=body_start):
-        warnings.append("markdown_nesting_limit")
-    return Segmented(out.segments, front, tuple(warnings))
+        out.warn("markdown_nesting_limit")
+    return Segmented(out.segments, front, tuple(dict.fromkeys(warnings + out.warnings)))
 
 
 class _Builder:
-    """Collects items, numbering them and dropping blank ones."""
+    """Collects items, numbering them and dropping blank ones, and the warnings met on the way."""
 
-    __slots__ = ("segments",)
+    __slots__ = ("segments", "warnings")
 
     def __init__(self) -> None:
         self.segments: list[Segment] = []
+        self.warnings: list[str] = []
+
+    def warn(self, warning: str) -> None:
+        self.warnings.append(warning)
 
     def add(self, text: str, kind: str, section: tuple[str, ...], line: int | None) -> None:
         text = text.strip()
@@ -299,23 +303,36 @@ def _comment_paragraphs(content: str):
 
 # --- Markdown ----------------------------------------------------------------------------------------
 
-_TAG_ONLY = re.compile(r"^\s*</?[A-Za-z][^>]*>\s*$")
+# A line that is only an XML-style tag: "<rules>", "</tool_calling>", '<code-snippet lang="php">'; not "<https://x>".
+_TAG_ONLY = re.compile(r"^\s*</?[A-Za-z][\w.-]*(?::[\w.-]+)?(?:\s[^<>]*)?/?>\s*$")
+_TAG_NAME = re.compile(r"^\s*</?([A-Za-z][\w.:-]*)")
+MAX_TAG_DEPTH = 20  # tag-wrapped blocks inside tag-wrapped blocks; deeper ones keep their text as one paragraph
 
 
-def _segment_markdown(body: str, out: _Builder, md: MarkdownIt, line_offset: int) -> bool:
+@dataclass(frozen=True)
+class _Markdown:
+    """How a body is parsed: the parser flavour, the section its items sit under, how deep in tag blocks."""
+
+    md: MarkdownIt
+    outer_section: tuple[str, ...] = ()
+    depth: int = 0
+
+
+def _segment_markdown(body: str, out: _Builder, md: MarkdownIt | _Markdown, line_offset: int) -> bool:
     """Append the body's items; False when nesting past MAX_NESTING made markdown-it drop lines (recovered)."""
-    tokens = md.parse(body)
+    how = md if isinstance(md, _Markdown) else _Markdown(md)
+    tokens = how.md.parse(body)
     if tokens and max(t.level for t in tokens) >= MAX_NESTING - 2:
-        _recover_lost_lines(body, tokens, out, line_offset)
+        _recover_lost_lines(body, tokens, out, line_offset, how)
         return False
-    _segment_markdown_tokens(body, tokens, out, line_offset)
+    _segment_markdown_tokens(body, tokens, out, line_offset, how)
     return True
 
 
-def _segment_markdown_tokens(body: str, tokens, out: _Builder, line_offset: int) -> None:
+def _segment_markdown_tokens(body: str, tokens, out: _Builder, line_offset: int, how: _Markdown) -> None:
     headings: list[tuple[int, str]] = []
     seen_heading = False
-    section: tuple[str, ...] = ()
+    section: tuple[str, ...] = how.outer_section
     # Innermost-last stack of open containers; a list item's entry records whether its bullet text was seen.
     containers: list[list] = []
     quote_depth = 0
@@ -347,7 +364,7 @@ def _segment_markdown_tokens(body: str, tokens, out: _Builder, line_offset: int)
             while headings and headings[-1][0] >= level:
                 headings.pop()
             headings.append((level, title))
-            section = tuple(h[1] for h in headings)
+            section = how.outer_section + tuple(h[1] for h in headings)
             i += 3
             continue
         if t == "paragraph_open":
@@ -364,12 +381,9 @@ def _segment_markdown_tokens(body: str, tokens, out: _Builder, line_offset: int)
                 if src_lines is None:
                     src_lines = body.split("\n")
                 content = "\n".join(ln.strip() for ln in src_lines[tok.map[0] : tok.map[1]])
-            if "\n" in content:
-                for k, (offset, part) in enumerate(statement_lines(content)):
-                    out.add(part, kind if k == 0 else ("bullet" if kind == "bullet" else "paragraph"), section,
-                            None if line is None else line + offset)
-            else:
-                out.add(content, kind, section, line)
+            for offset, part in statement_lines(content):
+                if not _TAG_ONLY.match(part):  # "<rules>" / "</tool_calling>" wrap items, they are none
+                    out.add(part, kind, section, None if line is None else line + offset)
             i += 3
             continue
         if t == "list_item_open":
@@ -397,7 +411,10 @@ def _segment_markdown_tokens(body: str, tokens, out: _Builder, line_offset: int)
                 out.add(" | ".join(row), "table_row", section, row_line)
             row = None
         elif t == "html_block":
-            _html_block(tok, out, section, line_offset)
+            if src_lines is None:
+                src_lines = body.split("\n")
+            i = _html_block(tokens, i, src_lines, out, section, line_offset, how)
+            continue
         i += 1
 
 
@@ -416,7 +433,7 @@ _MARKER_ONLY = re.compile(r"^[\s>*+\-]*(?:\d+[.)])?[\s>*+\-]*$")
 _LEAF_TYPES = frozenset({"paragraph_open", "fence", "code_block", "html_block", "heading_open", "hr", "table_open"})
 
 
-def _recover_lost_lines(body: str, tokens, out: _Builder, line_offset: int) -> None:
+def _recover_lost_lines(body: str, tokens, out: _Builder, line_offset: int, how: _Markdown) -> None:
     """Pathologically deep nesting: segment what markdown-it kept, then add every uncovered line as text.
 
     Past ``maxNesting`` markdown-it silently skips the rest of the enclosing block; rather than lose those
@@ -427,7 +444,8 @@ def _recover_lost_lines(body: str, tokens, out: _Builder, line_offset: int) -> N
         if t.type in _LEAF_TYPES and t.map:
             covered[t.map[0] : t.map[1]] = b"\x01" * (t.map[1] - t.map[0])
     inner = _Builder()
-    _segment_markdown_tokens(body, tokens, inner, line_offset)
+    _segment_markdown_tokens(body, tokens, inner, line_offset, how)
+    out.warnings.extend(inner.warnings)
     found = [(s.line or 0, s) for s in inner.segments]
     for k, ln in enumerate(body.split("\n")):
         if not covered[k] and ln.strip() and not _MARKER_ONLY.match(ln):
@@ -460,8 +478,9 @@ def statement_lines(text: str) -> list[tuple[int, str]]:
     Plain-text rule files put one statement per line without list markers ("use sql for the database" /
     "all tables have a uuid key"); Markdown would render them as one paragraph, but each line is its own
     rule, and its own item. A break is hard when the line ends a statement (. ! ? : ; or a Markdown hard
-    break), the next line opens a label ("**macOS:**", "@file", "Step 2:"), or the line is too short to be
-    a wrap. Returns (line offset within the paragraph, text) pairs.
+    break), either line is a bare XML-style tag ("</rules>"), the next line opens a label ("**macOS:**",
+    "@file", "Step 2:"), or the line is too short to be a wrap. Returns (line offset within the paragraph,
+    text) pairs.
     """
     lines = text.split("\n")
     out: list[tuple[int, str]] = []
@@ -470,6 +489,8 @@ def statement_lines(text: str) -> list[tuple[int, str]]:
         a, b = lines[k], lines[k + 1].lstrip()
         hard = (
             a.endswith(("  ", "\\"))
+            or _TAG_ONLY.match(a) is not None
+            or _TAG_ONLY.match(b) is not None
             or _END_OF_STATEMENT.search(a) is not None
             or _STARTS_LABEL.match(b) is not None
             or (
@@ -498,18 +519,87 @@ def _setext_sentence(tok, content: str) -> bool:
 
 
 _HTML_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.S)
+# Tags whose content is code, not Markdown ("<code-snippet lang="php">" in Laravel Boost guidelines).
+CODE_TAG_LOOKAHEAD = 500  # lines searched for a code tag's closing line, so unclosed tags stay linear
+_CODE_TAGS = frozenset({"code", "code-snippet", "codesnippet", "pre", "script", "style", "textarea"})
 
 
-def _html_block(tok, out: _Builder, section: tuple[str, ...], line_offset: int) -> None:
-    """HTML comments are skipped (text after one on its line is kept); any other HTML block keeps its non-tag lines
-    as a paragraph."""
+def _html_block(tokens, i: int, src_lines: list[str], out: _Builder, section: tuple[str, ...], line_offset: int,
+                how: _Markdown) -> int:
+    """Add the items of the HTML block at ``tokens[i]``; returns the index of the next token to read.
+
+    HTML comments are skipped (text after one on its line is kept). A block opened by a bare tag line
+    ("<communication>" ... "</communication>") is a wrapper agents read as a labelled section: its lines are
+    segmented again as Markdown (code tags give one code item) and the tag lines themselves are no items. Any
+    other HTML block keeps its non-tag lines as a paragraph.
+    """
+    tok = tokens[i]
     content = _HTML_COMMENT.sub(lambda m: "\n" * m.group(0).count("\n"), tok.content)
     if not content.strip():
-        return
+        return i + 1
     lines = content.rstrip("\n").split("\n")
     first = tok.map[0] if tok.map else None
+    if first is not None and how.depth < MAX_TAG_DEPTH and _TAG_ONLY.match(lines[0]):
+        return _tag_wrapped_block(tokens, i, lines, src_lines, out, section, line_offset + first, how)
     kept = [(k, ln) for k, ln in enumerate(lines) if ln.strip() and not _TAG_ONLY.match(ln)]
-    if not kept:
-        return
-    line = first + kept[0][0] + 1 + line_offset if first is not None else None
-    out.add("\n".join(ln for _, ln in kept), "paragraph", section, line)
+    if kept:
+        line = first + kept[0][0] + 1 + line_offset if first is not None else None
+        out.add("\n".join(ln for _, ln in kept), "paragraph", section, line)
+    return i + 1
+
+
+def _tag_wrapped_block(tokens, i: int, lines: list[str], src_lines: list[str], out: _Builder,
+                       section: tuple[str, ...], line_offset: int, how: _Markdown) -> int:
+    """The content between a block's leading and trailing tag lines, as Markdown or (code tags) one code item."""
+    start = 0
+    while start < len(lines) and (not lines[start].strip() or _TAG_ONLY.match(lines[start])):
+        start += 1
+    end = len(lines)
+    while end > start and (not lines[end - 1].strip() or _TAG_ONLY.match(lines[end - 1])):
+        end -= 1
+    name = _TAG_NAME.match(lines[start - 1]).group(1).lower()
+    if name in _CODE_TAGS:
+        return _code_tag_block(tokens, i, lines, src_lines, out, section, line_offset, (start, end), name)
+    if end > start:
+        inner = _Markdown(how.md, section, how.depth + 1)
+        if not _segment_markdown("\n".join(lines[start:end]), out, inner, line_offset + start):
+            out.warn("markdown_nesting_limit")
+    return i + 1
+
+
+def _code_tag_block(tokens, i: int, lines: list[str], src_lines: list[str], out: _Builder,
+                    section: tuple[str, ...], line_offset: int, span: tuple[int, int], name: str) -> int:
+    """One code item from a code tag's content. A blank line ends an HTML block, so when the closing tag is
+    further down, the blocks markdown-it made of the code in between are taken back into the item."""
+    close = re.compile(rf"^\s*</{re.escape(name)}\s*>\s*$", re.I)
+    start, end = span
+    next_i = i + 1
+    code = lines[start:end]
+    if not any(close.match(ln) for ln in lines[start:]):
+        found = _closing_line(tokens, i, src_lines, close)
+        if found is not None:
+            close_line, next_i = found
+            code = src_lines[tokens[i].map[0] + start : close_line]
+    code = [ln for ln in code if not close.match(ln)]
+    while code and not code[0].strip():
+        code, start = code[1:], start + 1
+    out.add("\n".join(code).rstrip(), "code", section, line_offset + start + 1)
+    return next_i
+
+
+def _closing_line(tokens, i: int, src_lines: list[str], close: re.Pattern) -> tuple[int, int] | None:
+    """(line index of the closing tag, index of the first token after it) when the top-level blocks after
+    ``tokens[i]`` end exactly there; None when the tag is never closed or a block runs past it."""
+    if tokens[i].level != 0:
+        return None
+    begin = tokens[i].map[1]
+    stop = min(len(src_lines), begin + CODE_TAG_LOOKAHEAD)
+    close_line = next((k for k in range(begin, stop) if close.match(src_lines[k])), None)
+    if close_line is None:
+        return None
+    j = i + 1
+    while j < len(tokens) and (tokens[j].map is None or tokens[j].map[0] <= close_line):
+        if tokens[j].map is not None and tokens[j].map[1] > close_line + 1:
+            return None
+        j += 1
+    return close_line, j

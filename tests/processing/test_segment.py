@@ -201,3 +201,21 @@ def test_prose_between_two_thematic_breaks_is_not_front_matter():
     doc = segment_document("---\nWelcome to the project.\n\n---\n\n- rule\n", ".cursorrules")
     assert doc.front_matter is None and doc.warnings == ()
     assert texts(doc.segments) == ["Welcome to the project.", "rule"]
+
+
+def test_a_block_wrapped_in_xml_style_tags_is_segmented_inside_and_the_tags_are_no_items():
+    text = "# T\n<communication>\n1. Be professional.\n2. NEVER lie.\n</communication>\n"
+    doc = segment_document(text, ".cursorrules")
+    assert [(s.text, s.kind, s.line, s.section_path) for s in doc.segments] == [
+        ("Be professional.", "bullet", 3, ("T",)), ("NEVER lie.", "bullet", 4, ("T",))]
+
+
+def test_code_inside_a_code_snippet_tag_is_one_code_item_even_across_blank_lines():
+    md = '# T\n<code-snippet name="x" lang="php">\nfoo();\n\nbar();\n</code-snippet>\n\nafter\n'
+    assert [(s.text, s.kind, s.line) for s in segment(md, "CLAUDE.md")] == [
+        ("foo();\n\nbar();", "code", 3), ("after", "paragraph", 8)]
+
+
+def test_bare_tag_lines_outside_html_blocks_are_no_items_but_autolinks_are():
+    text = "<tool_calling>\n1. Call tools.\n</tool_calling>\n\n<https://example.org>\n"
+    assert texts(segment(text, ".cursorrules")) == ["Call tools.", "<https://example.org>"]
