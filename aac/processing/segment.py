@@ -306,15 +306,16 @@ def _comment_paragraphs(content: str):
 # A line that is only an XML-style tag: "<rules>", "</tool_calling>", '<code-snippet lang="php">'; not "<https://x>".
 _TAG_ONLY = re.compile(r"^\s*</?[A-Za-z][\w.-]*(?::[\w.-]+)?(?:\s[^<>]*)?/?>\s*$")
 _TAG_NAME = re.compile(r"^\s*</?([A-Za-z][\w.:-]*)")
-MAX_TAG_DEPTH = 20  # tag-wrapped blocks inside tag-wrapped blocks; deeper ones keep their text as one paragraph
+MAX_RESEGMENT_DEPTH = 20  # parts segmented again (tag blocks, unclosed fences) inside one another; deeper ones are not
 
 
 @dataclass(frozen=True)
 class _Markdown:
-    """How a body is parsed: the parser flavour, the section its items sit under, how deep in tag blocks."""
+    """How a body is parsed: the parser flavour, the headings (level, title) already open above it (a part of
+    a file segmented on its own continues the file's sections), and how deep in tag blocks it sits."""
 
     md: MarkdownIt
-    outer_section: tuple[str, ...] = ()
+    headings: tuple[tuple[int, str], ...] = ()
     depth: int = 0
 
 
@@ -330,13 +331,13 @@ def _segment_markdown(body: str, out: _Builder, md: MarkdownIt | _Markdown, line
 
 
 def _segment_markdown_tokens(body: str, tokens, out: _Builder, line_offset: int, how: _Markdown) -> None:
-    headings: list[tuple[int, str]] = []
-    seen_heading = False
-    section: tuple[str, ...] = how.outer_section
+    headings: list[tuple[int, str]] = list(how.headings)
+    seen_heading = bool(headings)
+    section: tuple[str, ...] = tuple(h[1] for h in headings)
     # Innermost-last stack of open containers; a list item's entry records whether its bullet text was seen.
     containers: list[list] = []
     quote_depth = 0
-    src_lines: list[str] | None = None
+    src_lines = body.split("\n")
     row: list[str] | None = None
     row_line: int | None = None
     n = len(tokens)
@@ -364,7 +365,7 @@ def _segment_markdown_tokens(body: str, tokens, out: _Builder, line_offset: int,
             while headings and headings[-1][0] >= level:
                 headings.pop()
             headings.append((level, title))
-            section = how.outer_section + tuple(h[1] for h in headings)
+            section = tuple(h[1] for h in headings)
             i += 3
             continue
         if t == "paragraph_open":
@@ -378,8 +379,6 @@ def _segment_markdown_tokens(body: str, tokens, out: _Builder, line_offset: int,
             if quote_depth and tok.map:
                 # Keep the quote markers: an agent reads "> Note: ..." as written, and the item then stays a
                 # verbatim (whitespace-normalised) substring of the file, which compaction relies on.
-                if src_lines is None:
-                    src_lines = body.split("\n")
                 content = "\n".join(ln.strip() for ln in src_lines[tok.map[0] : tok.map[1]])
             for offset, part in statement_lines(content):
                 if not _TAG_ONLY.match(part):  # "<rules>" / "</tool_calling>" wrap items, they are none
@@ -396,6 +395,9 @@ def _segment_markdown_tokens(body: str, tokens, out: _Builder, line_offset: int,
                 containers.pop()
             if t == "blockquote_close":
                 quote_depth -= 1
+        elif t == "fence" and _unclosed_fence(tok, src_lines):
+            out.warn("unclosed_fence")
+            _swallowed_lines(tok, out, line_offset, _Markdown(how.md, tuple(headings), how.depth + 1))
         elif t == "fence" or t == "code_block":
             line = tok.map[0] + 1 + line_offset if tok.map else None
             if t == "fence":
@@ -411,11 +413,40 @@ def _segment_markdown_tokens(body: str, tokens, out: _Builder, line_offset: int,
                 out.add(" | ".join(row), "table_row", section, row_line)
             row = None
         elif t == "html_block":
-            if src_lines is None:
-                src_lines = body.split("\n")
-            i = _html_block(tokens, i, src_lines, out, section, line_offset, how)
+            i = _html_block(tokens, i, src_lines, out, tuple(headings), line_offset, how)
             continue
         i += 1
+
+
+_ATX_HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")
+
+
+def _unclosed_fence(tok, src_lines: list[str]) -> bool:
+    """True when the fence ran to the end of its container because no closing marker came."""
+    if not tok.map or tok.map[1] - tok.map[0] < 2:
+        return tok.map is not None
+    last = src_lines[tok.map[1] - 1]
+    marker = tok.markup[0] * len(tok.markup)
+    closing = last.lstrip(" \t>").rstrip()
+    return not (closing.startswith(marker) and not closing.strip(tok.markup[0]))
+
+
+def _swallowed_lines(tok, out: _Builder, line_offset: int, how: _Markdown) -> None:
+    """An unclosed fence's content: code up to its first blank line or heading, Markdown from there on.
+
+    A forgotten closing fence would otherwise make the rest of the file one code item; the lines before the
+    first break are what the author plausibly meant as code.
+    """
+    lines = tok.content.split("\n")
+    cut = next((k for k, ln in enumerate(lines) if not ln.strip() or _ATX_HEADING.match(ln)), len(lines))
+    if how.depth > MAX_RESEGMENT_DEPTH:
+        cut = len(lines)
+    first = tok.map[0] + 2 + line_offset  # the source line of the fence's first content line
+    section = tuple(h[1] for h in how.headings)
+    out.add("\n".join(lines[:cut]).rstrip(), "code", section, first)
+    rest = "\n".join(lines[cut:])
+    if rest.strip() and not _segment_markdown(rest, out, how, first - 1 + cut):
+        out.warn("markdown_nesting_limit")
 
 
 _RULER = re.compile(r"^[=\-_*#~+.:| ]+$")  # ASCII rulers such as "=====" or "- - -"
@@ -524,8 +555,8 @@ CODE_TAG_LOOKAHEAD = 500  # lines searched for a code tag's closing line, so unc
 _CODE_TAGS = frozenset({"code", "code-snippet", "codesnippet", "pre", "script", "style", "textarea"})
 
 
-def _html_block(tokens, i: int, src_lines: list[str], out: _Builder, section: tuple[str, ...], line_offset: int,
-                how: _Markdown) -> int:
+def _html_block(tokens, i: int, src_lines: list[str], out: _Builder, headings: tuple[tuple[int, str], ...],
+                line_offset: int, how: _Markdown) -> int:
     """Add the items of the HTML block at ``tokens[i]``; returns the index of the next token to read.
 
     HTML comments are skipped (text after one on its line is kept). A block opened by a bare tag line
@@ -539,8 +570,10 @@ def _html_block(tokens, i: int, src_lines: list[str], out: _Builder, section: tu
         return i + 1
     lines = content.rstrip("\n").split("\n")
     first = tok.map[0] if tok.map else None
-    if first is not None and how.depth < MAX_TAG_DEPTH and _TAG_ONLY.match(lines[0]):
-        return _tag_wrapped_block(tokens, i, lines, src_lines, out, section, line_offset + first, how)
+    if first is not None and how.depth < MAX_RESEGMENT_DEPTH and _TAG_ONLY.match(lines[0]):
+        inner = _Markdown(how.md, headings, how.depth + 1)
+        return _tag_wrapped_block(tokens, i, lines, src_lines, out, line_offset + first, inner)
+    section = tuple(h[1] for h in headings)
     kept = [(k, ln) for k, ln in enumerate(lines) if ln.strip() and not _TAG_ONLY.match(ln)]
     if kept:
         line = first + kept[0][0] + 1 + line_offset if first is not None else None
@@ -548,8 +581,8 @@ def _html_block(tokens, i: int, src_lines: list[str], out: _Builder, section: tu
     return i + 1
 
 
-def _tag_wrapped_block(tokens, i: int, lines: list[str], src_lines: list[str], out: _Builder,
-                       section: tuple[str, ...], line_offset: int, how: _Markdown) -> int:
+def _tag_wrapped_block(tokens, i: int, lines: list[str], src_lines: list[str], out: _Builder, line_offset: int,
+                       inner: _Markdown) -> int:
     """The content between a block's leading and trailing tag lines, as Markdown or (code tags) one code item."""
     start = 0
     while start < len(lines) and (not lines[start].strip() or _TAG_ONLY.match(lines[start])):
@@ -559,9 +592,9 @@ def _tag_wrapped_block(tokens, i: int, lines: list[str], src_lines: list[str], o
         end -= 1
     name = _TAG_NAME.match(lines[start - 1]).group(1).lower()
     if name in _CODE_TAGS:
+        section = tuple(h[1] for h in inner.headings)
         return _code_tag_block(tokens, i, lines, src_lines, out, section, line_offset, (start, end), name)
     if end > start:
-        inner = _Markdown(how.md, section, how.depth + 1)
         if not _segment_markdown("\n".join(lines[start:end]), out, inner, line_offset + start):
             out.warn("markdown_nesting_limit")
     return i + 1

@@ -219,3 +219,17 @@ def test_code_inside_a_code_snippet_tag_is_one_code_item_even_across_blank_lines
 def test_bare_tag_lines_outside_html_blocks_are_no_items_but_autolinks_are():
     text = "<tool_calling>\n1. Call tools.\n</tool_calling>\n\n<https://example.org>\n"
     assert texts(segment(text, ".cursorrules")) == ["Call tools.", "<https://example.org>"]
+
+
+def test_an_unclosed_fence_is_flagged_and_the_markdown_it_swallowed_is_segmented_again():
+    doc = segment_document("# T\n```mermaid\ngraph TD\n\n## Rules\n- Never push to main.\n", "AGENTS.md")
+    assert doc.warnings == ("unclosed_fence",)
+    assert [(s.text, s.kind, s.line, s.section_path) for s in doc.segments] == [
+        ("graph TD", "code", 3, ("T",)), ("Never push to main.", "bullet", 6, ("T", "Rules"))]
+
+
+def test_a_fence_unclosed_at_the_end_of_the_file_stays_one_code_item_and_closed_fences_are_not_flagged():
+    unclosed = segment_document("# T\n```bash\nnpm test\nnpm run lint\n", "AGENTS.md")
+    assert unclosed.warnings == ("unclosed_fence",)
+    assert [(s.text, s.kind, s.line) for s in unclosed.segments] == [("npm test\nnpm run lint", "code", 3)]
+    assert segment_document("- x\n  ```\n  a\n  ```\n\n~~~~\nb\n~~~~~\n", "AGENTS.md").warnings == ()
