@@ -11,6 +11,7 @@ YAML is kept as text and reported in ``Segmented.warnings`` so the process step 
 from __future__ import annotations
 
 import re
+import textwrap
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
@@ -115,6 +116,8 @@ def segment_document(content: str, path: str) -> Segmented:
         return Segmented(out.segments, None, tuple(warnings))
     front, body_start, warnings = _split_front_matter(content, out)
     body = "\n".join(content.split("\n")[body_start:]) if body_start else content
+    if fmt == "plain_rules":
+        body = textwrap.dedent(body)  # a file indented throughout is not one code block or a list of "- " lines
     if not _segment_markdown(body, out, _MD_PLAIN if fmt == "plain_rules" else _MD, line_offset=body_start):
         out.warn("markdown_nesting_limit")
     return Segmented(out.segments, front, tuple(dict.fromkeys(warnings + out.warnings)))
@@ -381,7 +384,12 @@ def _segment_markdown_tokens(body: str, tokens, out: _Builder, line_offset: int,
                 # verbatim (whitespace-normalised) substring of the file, which compaction relies on.
                 content = "\n".join(ln.strip() for ln in src_lines[tok.map[0] : tok.map[1]])
             for offset, part in statement_lines(content):
-                if not _TAG_ONLY.match(part):  # "<rules>" / "</tool_calling>" wrap items, they are none
+                if _TAG_ONLY.match(part):  # "<rules>" / "</tool_calling>" wrap items, they are none
+                    continue
+                marker = _LIST_MARKER.match(part)
+                if marker:  # "6. Read the files" cannot start a list inside a paragraph, but is a list item
+                    out.add(part[marker.end() :], "bullet", section, None if line is None else line + offset)
+                else:
                     out.add(part, kind, section, None if line is None else line + offset)
             i += 3
             continue
@@ -490,6 +498,7 @@ def _recover_lost_lines(body: str, tokens, out: _Builder, line_offset: int, how:
 
 
 _END_OF_STATEMENT = re.compile(r"(?:[.!?:;。！？：；]|[.!?]\*\*|\*\*:?)\s*$")
+_LIST_MARKER = re.compile(r"^(?:[-*+]|\d{1,9}[.)])[ \t]+(?=\S)")
 _STARTS_LABEL = re.compile(r"^(?:\*\*|__|@|--|->|→|•|>|[│├└┌]|\*\w[^*]*(?:\*:|:\*)|[A-Z][\w ./-]{0,30}:\s)")
 _LAST_WORD = re.compile(  # a line ending in a function word continues on the next one
     r"\b(?:a|an|the|and|or|but|nor|of|to|in|on|for|with|at|by|from|as|is|are|be|that|which|who|if|when|than|"
@@ -510,8 +519,8 @@ def statement_lines(text: str) -> list[tuple[int, str]]:
     "all tables have a uuid key"); Markdown would render them as one paragraph, but each line is its own
     rule, and its own item. A break is hard when the line ends a statement (. ! ? : ; or a Markdown hard
     break), either line is a bare XML-style tag ("</rules>"), the next line opens a label ("**macOS:**",
-    "@file", "Step 2:"), or the line is too short to be a wrap. Returns (line offset within the paragraph,
-    text) pairs.
+    "@file", "Step 2:") or a list item ("6. Check" after a paragraph, which CommonMark keeps in it), or the
+    line is too short to be a wrap. Returns (line offset within the paragraph, text) pairs.
     """
     lines = text.split("\n")
     out: list[tuple[int, str]] = []
@@ -524,6 +533,7 @@ def statement_lines(text: str) -> list[tuple[int, str]]:
             or _TAG_ONLY.match(b) is not None
             or _END_OF_STATEMENT.search(a) is not None
             or _STARTS_LABEL.match(b) is not None
+            or _LIST_MARKER.match(b) is not None
             or (
                 _width(a.strip()) < _SHORT_LINE
                 and not a.rstrip().endswith((",", "(", "-", "/", "—", "–", "、", "，", "&", "+", "="))

@@ -233,3 +233,17 @@ def test_a_fence_unclosed_at_the_end_of_the_file_stays_one_code_item_and_closed_
     assert unclosed.warnings == ("unclosed_fence",)
     assert [(s.text, s.kind, s.line) for s in unclosed.segments] == [("npm test\nnpm run lint", "code", 3)]
     assert segment_document("- x\n  ```\n  a\n  ```\n\n~~~~\nb\n~~~~~\n", "AGENTS.md").warnings == ()
+
+
+def test_numbered_steps_that_cannot_interrupt_a_paragraph_are_still_bullets_without_their_numbers():
+    text = "**Phase 2**\n6. Read the files first\n7. Check tests\n\nIntro\n11. Plan\n12. Refactor\n"
+    segs = segment(text, "CLAUDE.md")
+    assert [(s.text, s.kind, s.line) for s in segs] == [
+        ("**Phase 2**", "paragraph", 1), ("Read the files first", "bullet", 2), ("Check tests", "bullet", 3),
+        ("Intro", "paragraph", 5), ("Plan", "bullet", 6), ("Refactor", "bullet", 7)]
+
+
+def test_a_plain_rules_file_indented_throughout_is_read_as_if_it_were_not():
+    segs = segment("    ## Style\n    - Write concise code.\n    - Follow conventions.\n", ".continuerules")
+    assert [(s.text, s.kind, s.line, s.section_path) for s in segs] == [
+        ("Write concise code.", "bullet", 2, ("Style",)), ("Follow conventions.", "bullet", 3, ("Style",))]
