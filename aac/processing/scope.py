@@ -4,7 +4,8 @@ Scope decides what a compaction or retrieval may leave out: an item scoped "*" m
 task's topic, a glob-scoped item matters when such files are in play, and a topic-scoped item only when its
 topic does. Global scope comes from constraint-bearing section titles (Rules, Safety, Do's and Don'ts ...,
 in several languages) and from ``alwaysApply: true`` front matter; file scope from Cursor ``globs`` /
-Copilot ``applyTo`` / Windsurf ``trigger: glob``.
+Copilot ``applyTo`` / Windsurf ``trigger: glob``, and it outranks section titles (the file only loads for
+those files).
 """
 
 from __future__ import annotations
@@ -127,9 +128,11 @@ def _is_true(value) -> bool:
 
 
 def scope_of(section_path: Sequence[str], path: str, front_matter: Mapping | None) -> tuple[str, ...]:
-    """``("*",)`` | ``("glob:<pattern>", ...)`` | ``(topic_of(section_path),)`` — see the module docstring."""
-    if _has_global_heading(section_path):
-        return (GLOBAL,)
+    """``("*",)`` | ``("glob:<pattern>", ...)`` | ``(topic_of(section_path),)`` — see the module docstring.
+
+    Front matter speaks first: a file Cursor loads only for matching files cannot hold rules that apply
+    everywhere, whatever its section titles ("## Naming Conventions" in a ``*.component.ts`` rule file).
+    """
     if front_matter:
         trigger = front_matter.get("trigger")
         if _is_true(front_matter.get("alwaysApply")) or (isinstance(trigger, str) and trigger.strip() == "always_on"):
@@ -139,6 +142,8 @@ def scope_of(section_path: Sequence[str], path: str, front_matter: Mapping | Non
             if any(g in _ALWAYS_GLOBS for g in globs):
                 return (GLOBAL,)
             return tuple(dict.fromkeys(f"glob:{g}" for g in globs))
+    if _has_global_heading(section_path):
+        return (GLOBAL,)
     return (topic_of(section_path),)
 
 

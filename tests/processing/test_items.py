@@ -35,7 +35,7 @@ def test_itemize_rows_have_exactly_the_items_columns_and_conform():
 def test_itemize_scopes_and_ids_follow_the_segment_and_scope_rules():
     rows = itemize("a1", ".cursor/rules/ts.mdc", MDC)
     by_text = {r["text"]: r for r in rows}
-    assert by_text["never commit secrets"]["scope"] == ["*"]
+    assert by_text["never commit secrets"]["scope"] == ["glob:src/**/*.ts"]  # the globs win over "## Safety"
     assert by_text["prefer const"]["scope"] == ["glob:src/**/*.ts"]
     assert by_text["prefer const"]["topic"] == "ts/style"
     assert by_text["globs: src/**/*.ts"]["kind"] == "front_matter"

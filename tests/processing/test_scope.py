@@ -79,3 +79,9 @@ def test_topic_tree_nests_headings_and_counts_items():
 )
 def test_lists_of_things_and_dont_repeat_yourself_are_not_global(title):
     assert not is_global_section(title)
+
+
+def test_a_glob_limited_file_keeps_its_glob_scope_under_a_global_section_title():
+    front = {"globs": "src/**/*.component.ts", "alwaysApply": False}
+    assert scope_of(("Components", "Naming Conventions"), "r.mdc", front) == ("glob:src/**/*.component.ts",)
+    assert scope_of(("Components", "Naming Conventions"), "r.mdc", {"alwaysApply": False}) == ("*",)
