@@ -373,24 +373,12 @@ def _segment_markdown_tokens(body: str, tokens, out: _Builder, line_offset: int,
             continue
         if t == "paragraph_open":
             inline = tokens[i + 1]
-            line = tok.map[0] + 1 + line_offset if tok.map else None
             kind = "paragraph"
             if containers and containers[-1][0] == "list_item" and not containers[-1][1]:
                 containers[-1][1] = True
                 kind = "bullet"
-            content = inline.content
-            if quote_depth and tok.map:
-                # Keep the quote markers: an agent reads "> Note: ..." as written, and the item then stays a
-                # verbatim (whitespace-normalised) substring of the file, which compaction relies on.
-                content = "\n".join(ln.strip() for ln in src_lines[tok.map[0] : tok.map[1]])
-            for offset, part in statement_lines(content):
-                if _TAG_ONLY.match(part):  # "<rules>" / "</tool_calling>" wrap items, they are none
-                    continue
-                marker = _LIST_MARKER.match(part)
-                if marker:  # "6. Read the files" cannot start a list inside a paragraph, but is a list item
-                    out.add(part[marker.end() :], "bullet", section, None if line is None else line + offset)
-                else:
-                    out.add(part, kind, section, None if line is None else line + offset)
+            quoted = src_lines if quote_depth and tok.map else None
+            _paragraph(tok, inline.content, kind, section, line_offset, quoted, out)
             i += 3
             continue
         if t == "list_item_open":
@@ -424,6 +412,26 @@ def _segment_markdown_tokens(body: str, tokens, out: _Builder, line_offset: int,
             i = _html_block(tokens, i, src_lines, out, tuple(headings), line_offset, how)
             continue
         i += 1
+
+
+def _paragraph(tok, content: str, kind: str, section: tuple[str, ...], line_offset: int,
+               quoted_lines: list[str] | None, out: _Builder) -> None:
+    """One item per statement of a paragraph (see statement_lines); a quoted paragraph's items keep their
+    ``>`` markers, taken from the source lines once the text without them has been split."""
+    line = tok.map[0] + 1 + line_offset if tok.map else None
+    for offset, part in statement_lines(content):
+        if _TAG_ONLY.match(part):  # "<rules>" / "</tool_calling>" wrap items, they are none
+            continue
+        marker = _LIST_MARKER.match(part)
+        if marker:  # "6. Read the files" cannot start a list inside a paragraph, but is a list item
+            out.add(part[marker.end() :], "bullet", section, None if line is None else line + offset)
+            continue
+        if quoted_lines is not None:
+            # Keep the quote markers: an agent reads "> Note: ..." as written, and the item then stays a
+            # verbatim (whitespace-normalised) substring of the file, which compaction relies on.
+            first = tok.map[0] + offset
+            part = "\n".join(ln.strip() for ln in quoted_lines[first : first + part.count("\n") + 1])
+        out.add(part, kind, section, None if line is None else line + offset)
 
 
 _ATX_HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")

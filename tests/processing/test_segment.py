@@ -247,3 +247,9 @@ def test_a_plain_rules_file_indented_throughout_is_read_as_if_it_were_not():
     segs = segment("    ## Style\n    - Write concise code.\n    - Follow conventions.\n", ".continuerules")
     assert [(s.text, s.kind, s.line, s.section_path) for s in segs] == [
         ("Write concise code.", "bullet", 2, ("Style",)), ("Follow conventions.", "bullet", 3, ("Style",))]
+
+
+def test_a_soft_wrapped_blockquote_stays_one_item_with_its_markers():
+    quote = "> Regenerate this file whenever the guide changes; do not edit it by hand or it\n> drifts out of sync.\n"
+    assert texts(segment(quote, "AGENTS.md")) == [quote.strip()]
+    assert texts(segment("> Keep it short.\n> Cite sources.\n", "AGENTS.md")) == ["> Keep it short.", "> Cite sources."]
