@@ -555,16 +555,18 @@ def statement_lines(text: str) -> list[tuple[int, str]]:
     return out
 
 
-_SETEXT_SENTENCE_END = (".", "!", "?", ";")
+_SETEXT_SENTENCE_END = (".", "!", "?", ";", "。", "！", "？", "；")
+_LIST_LIKE = re.compile(r"^(?:-|\*\s)")  # "-不允许写伪代码": a list item missing its space, not a title
 
 
 def _setext_sentence(tok, content: str) -> bool:
-    """A setext heading (text underlined by ``===``/``---``) that reads as instructions: several lines, or a
-    sentence. Authors of rule files put ``---`` under a rule as a separator far more often than they mean a title."""
+    """A setext heading (text underlined by ``===``/``---``) that reads as instructions: several lines, a
+    sentence, or a list-like line. Authors of rule files put ``---`` under a rule as a separator far more often
+    than they mean a title."""
     if tok.markup not in ("=", "-"):
         return False
     text = content.strip()
-    return "\n" in text or text.endswith(_SETEXT_SENTENCE_END) or len(text) > 100
+    return "\n" in text or text.endswith(_SETEXT_SENTENCE_END) or len(text) > 100 or bool(_LIST_LIKE.match(text))
 
 
 _HTML_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.S)

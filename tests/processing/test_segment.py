@@ -253,3 +253,9 @@ def test_a_soft_wrapped_blockquote_stays_one_item_with_its_markers():
     quote = "> Regenerate this file whenever the guide changes; do not edit it by hand or it\n> drifts out of sync.\n"
     assert texts(segment(quote, "AGENTS.md")) == [quote.strip()]
     assert texts(segment("> Keep it short.\n> Cite sources.\n", "AGENTS.md")) == ["> Keep it short.", "> Cite sources."]
+
+
+def test_cjk_sentences_and_list_like_lines_over_a_rule_stay_items():
+    assert texts(segment("# T\n\n不要提交密钥。\n---\n\nNext.\n", "AGENTS.md")) == ["不要提交密钥。", "Next."]
+    segs = segment("# T\n\n-不允许写伪代码\n---\n\nNext.\n", "AGENTS.md")
+    assert [(s.text, s.section_path) for s in segs] == [("-不允许写伪代码", ("T",)), ("Next.", ("T",))]
