@@ -46,7 +46,8 @@ def _pending(artifact: str, path: str, content: str, authority: str, warnings: d
             warnings[artifact] = ("segmentation_failed",)
         return []
     if warnings is not None and (doc.warnings or not pending):
-        warnings[artifact] = doc.warnings or ("no_items",)  # e.g. only headings or comments: said, not silent
+        # e.g. only headings or comments: said, not silent
+        warnings[artifact] = doc.warnings + (() if pending else ("no_items",))
     return pending
 
 

@@ -120,17 +120,20 @@ def segment_document(content: str, path: str) -> Segmented:
         body = textwrap.dedent(body)  # a file indented throughout is not one code block or a list of "- " lines
     if not _segment_markdown(body, out, _MD_PLAIN if fmt == "plain_rules" else _MD, line_offset=body_start):
         out.warn("markdown_nesting_limit")
+    if out.comments_dropped:  # not items by design, but said: "<!-- ... -->" can hold instructions too
+        out.warn(f"html_comments_dropped:{out.comments_dropped}")
     return Segmented(out.segments, front, tuple(dict.fromkeys(warnings + out.warnings)))
 
 
 class _Builder:
     """Collects items, numbering them and dropping blank ones, and the warnings met on the way."""
 
-    __slots__ = ("segments", "warnings")
+    __slots__ = ("segments", "warnings", "comments_dropped")
 
     def __init__(self) -> None:
         self.segments: list[Segment] = []
         self.warnings: list[str] = []
+        self.comments_dropped = 0
 
     def warn(self, warning: str) -> None:
         self.warnings.append(warning)
@@ -493,6 +496,7 @@ def _recover_lost_lines(body: str, tokens, out: _Builder, line_offset: int, how:
     inner = _Builder()
     _segment_markdown_tokens(body, tokens, inner, line_offset, how)
     out.warnings.extend(inner.warnings)
+    out.comments_dropped += inner.comments_dropped
     found = [(s.line or 0, s) for s in inner.segments]
     for k, ln in enumerate(body.split("\n")):
         if not covered[k] and ln.strip() and not _MARKER_ONLY.match(ln):
@@ -585,7 +589,8 @@ def _html_block(tokens, i: int, src_lines: list[str], out: _Builder, headings: t
     other HTML block keeps its non-tag lines as a paragraph.
     """
     tok = tokens[i]
-    content = _HTML_COMMENT.sub(lambda m: "\n" * m.group(0).count("\n"), tok.content)
+    content, comments = _HTML_COMMENT.subn(lambda m: "\n" * m.group(0).count("\n"), tok.content)
+    out.comments_dropped += comments
     if not content.strip():
         return i + 1
     lines = content.rstrip("\n").split("\n")

@@ -32,7 +32,7 @@ def test_hostile_globs_neither_crash_nor_expand():
 def test_a_file_without_items_says_so():
     warnings: dict = {}
     assert _pending("art", "CLAUDE.md", "# Title\n\n## Empty\n<!-- nothing -->\n", "project", warnings) == []
-    assert warnings == {"art": ("no_items",)}
+    assert warnings == {"art": ("html_comments_dropped:1", "no_items")}
 
 
 def test_a_secret_deep_in_a_long_line_is_still_redacted():

@@ -259,3 +259,9 @@ def test_cjk_sentences_and_list_like_lines_over_a_rule_stay_items():
     assert texts(segment("# T\n\n不要提交密钥。\n---\n\nNext.\n", "AGENTS.md")) == ["不要提交密钥。", "Next."]
     segs = segment("# T\n\n-不允许写伪代码\n---\n\nNext.\n", "AGENTS.md")
     assert [(s.text, s.section_path) for s in segs] == [("-不允许写伪代码", ("T",)), ("Next.", ("T",))]
+
+
+def test_dropped_html_comments_are_counted_in_a_warning():
+    doc = segment_document("<!-- keep this rule -->\n\n- a rule\n\n<!-- a\nb --> tail\n", "AGENTS.md")
+    assert texts(doc.segments) == ["a rule", "tail"]
+    assert doc.warnings == ("html_comments_dropped:2",)
