@@ -73,3 +73,9 @@ def test_specificity_from_project_identifiers():
 def test_specificity_split_on_the_sample_is_mostly_project_specific(sample):
     specific = sum(specificity_of(r["content"], r["repo"]) == "project_specific" for r in sample.values())
     assert 0.6 < specific / len(sample) < 0.95  # measured: 242 of 293 (README)
+
+
+def test_regenerated_and_bare_do_not_edit_headers_are_tool_generated():
+    assert authorship_of("# X\n\n> **Regenerated from `.spec` by `spec-cli`.**\n\n- rule\n") == "tool_generated"
+    assert authorship_of("# X\n\nDO NOT EDIT — changes will be overwritten.\n\n- rule\n") == "tool_generated"
+    assert authorship_of("# Rules\n\n- Do not edit files in vendor/.\n") == "human"
