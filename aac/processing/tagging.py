@@ -49,16 +49,27 @@ _HANDOVER = re.compile(r"(?i)\b(?:see|follow|read|refer|located|lives? (?:in|at)
                        r"defined in|moved to|points? (?:to|at)|adapter|bridge)\b")
 
 _CODE_EXT = r"(?:py|pyi|ts|tsx|js|jsx|mjs|cjs|go|rs|java|kt|kts|rb|php|cs|cpp|cc|c|h|hpp|swift|vue|svelte|sql|toml|sh|gradle|scala|dart|ex|exs|lua|zig)"
+# English that looks like a command: "make sure", "make it", "go through", "python whenever", "Next.js".
+_MAKE_ENGLISH = (r"(?:sure|it|them|this|that|these|those|a|an|the|any|some|no|one|changes?|things?|use|your|our|"
+                 r"sense|decisions?|assumptions?|mistakes?|progress|small|minimal|focused|clear|every|each|more|"
+                 r"less|up|out|do|good|edits?|calls?|requests?|commits?|code|comments?|notes?)\b")
+_GO_COMMANDS = r"(?:build|test|run|vet|fmt|mod|get|install|generate|work|tool|list|clean|env|doc|version)\b"
+_JS_LIBRARIES = (r"(?i:node|next|nuxt|nest|three|vue|react|preact|express|d3|chart|ember|angular|backbone|p5|"
+                 r"anime|moment|day|alpine|solid|pixi|babylon|tone|phaser|leaflet|highlight|socket|video|"
+                 r"ethers|web3|fabric|paper|matter|cannon|hammer|marked|immutable|lodash|underscore)\.js\b")
 # (literal guards, pattern): a pattern runs only when one of its guards occurs in the text (cheap ``in`` checks)
 _IDENTIFIERS: tuple[tuple[tuple[str, ...], re.Pattern], ...] = (
     (("npm", "pnpm", "yarn", "bun"), re.compile(r"\b(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?[\w:.-]+")),  # project scripts
-    (("make ",), re.compile(r"\bmake\s+[a-z][\w-]*")),
+    (("make ",), re.compile(r"\bmake\s+(?!" + _MAKE_ENGLISH + r")[a-z][\w-]*")),
     (("./",), re.compile(r"(?<![\w/])\./[\w./-]+")),  # ./scripts/dev.sh
-    (("python", "uv run", "poetry run"), re.compile(r"\b(?:python3?|uv run|poetry run)\s+(?:-m\s+)?[\w./-]+")),
-    (("cargo", "go ", "dotnet", "mvn", "gradle", "mix ", "rake", "bundle exec"),
-     re.compile(r"\b(?:cargo|go|dotnet|mvn|gradle|./gradlew|mix|rake|bundle exec)\s+[\w:-]+")),
+    # python takes a module, a flag or a path (python -m pytest, python scripts/x.py), not the next English word
+    (("python",), re.compile(r"\bpython3?\s+(?:-m\s+[\w.]+|-[\w-]+|[\w.-]*/[\w./-]+|[\w.-]+\.py\b)")),
+    (("uv run", "poetry run"), re.compile(r"\b(?:uv run|poetry run)\s+(?:-m\s+)?[\w./-]+")),
+    (("go ",), re.compile(r"\bgo\s+" + _GO_COMMANDS)),
+    (("cargo", "dotnet", "mvn", "gradle", "mix ", "rake", "bundle exec"),
+     re.compile(r"\b(?:cargo|dotnet|mvn|gradle|./gradlew|mix|rake|bundle exec)\s+[\w:-]+")),
     (("/",), re.compile(r"[\w.-]+/[\w./-]*\.\w{1,6}\b")),  # paths with a directory: src/app/main.py
-    ((".",), re.compile(r"\b[\w-]+\." + _CODE_EXT + r"\b")),  # file names: settings.py, App.tsx
+    ((".",), re.compile(r"\b(?!" + _JS_LIBRARIES + r")[\w-]+\." + _CODE_EXT + r"\b")),  # settings.py, App.tsx
 )
 
 

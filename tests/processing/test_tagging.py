@@ -2,7 +2,7 @@ import json
 
 import pytest
 
-from aac.processing.tagging import authorship_of, function_of, is_pointer, specificity_of, tag
+from aac.processing.tagging import authorship_of, function_of, is_pointer, project_identifiers, specificity_of, tag
 
 
 @pytest.fixture(scope="module")
@@ -79,3 +79,10 @@ def test_regenerated_and_bare_do_not_edit_headers_are_tool_generated():
     assert authorship_of("# X\n\n> **Regenerated from `.spec` by `spec-cli`.**\n\n- rule\n") == "tool_generated"
     assert authorship_of("# X\n\nDO NOT EDIT — changes will be overwritten.\n\n- rule\n") == "tool_generated"
     assert authorship_of("# Rules\n\n- Do not edit files in vendor/.\n") == "human"
+
+
+def test_english_that_looks_like_commands_or_files_is_no_project_identifier():
+    english = "Make sure you go through the list; make sure to use python whenever you can, with three.js or Next.js."
+    assert specificity_of(english, "o/x") == "generic"
+    real = "Run `make lint`, `go test`, `python -m pytest` and `python scripts/gen.py`; edit my-three.js."
+    assert {"make lint", "go test", "python -m pytest", "my-three.js"} <= project_identifiers(real)
