@@ -115,13 +115,16 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
         notes = []
         for path in annotated:
             src = sample or shared_data() / "agent_configs_sample.jsonl"
+            unmatched: list[str] = []
             try:
-                data = load_annotated(path, src)
+                data = load_annotated(path, src, unmatched)
             except (OSError, ValueError) as exc:
                 console.print(f"[red]{exc}[/red]")
                 raise typer.Exit(2)
             notes.extend(data)
-            sources.append(f"{path.name}: {len(data)} annotated items of {src.name} (text read from it, never stored)")
+            sources.append(f"{path.name}: {len(data)} annotated items of {src.name} (text read from it, never stored)"
+                           + (f"; {len(unmatched)} labels left out, their items no longer segmented so"
+                              if unmatched else ""))
         if not golds and not phrasing and not notes:
             console.print("[yellow]no labelled data given: training on the package's own examples only[/yellow]")
         path, card = train_and_write(out, golds, phrasing, sources, FitOptions(c_reg=c_reg, clusters=clusters, beta=beta,

@@ -117,12 +117,18 @@ def vote_extra(votes: list[str]) -> dict:
     return {"label_a": votes[0], "label_b": votes[1], "votes": list(votes)}
 
 
-def load_annotated(labels_path: str | Path, sample_path: str | Path) -> list[Labelled]:
+MAX_UNMATCHED_SHARE = 0.02  # labels whose item the segmenter no longer yields, left out; more means a wrong sample
+
+
+def load_annotated(labels_path: str | Path, sample_path: str | Path,
+                   unmatched: list[str] | None = None) -> list[Labelled]:
     """Labelled items of the real sample whose labels live apart from their text.
 
     ``labels_path`` holds id (:func:`annotated_item_id`), repo, path, label lines; the text, headings and kind
     come from segmenting that file of ``sample_path`` (agent_configs_sample.jsonl format) with the package's
-    segmenter, so no third-party text is stored with the package. A label whose item is not found is an error.
+    segmenter, so no third-party text is stored with the package. A label whose item is not found is left out
+    and named in ``unmatched`` (the segmenter has learnt to split or mend that item since it was labelled) while
+    they are at most ``MAX_UNMATCHED_SHARE`` of the labels; more is an error (not the sample they were made on).
     An item labelled by several annotators carries their labels in ``votes`` (in annotation order; ``label`` is
     the adjudicated one): the first two become the item's ``label_a``/``label_b``, as for gold items, so a disputed
     item counts partly as C (``FitOptions.soft_c``).
@@ -150,8 +156,10 @@ def load_annotated(labels_path: str | Path, sample_path: str | Path) -> list[Lab
             raise ValueError(f"{where}: votes must be a list of labels, got {votes!r}")
         extra.update(vote_extra([_label({"label": v}, f"{where} (votes)") for v in votes]))
         out.append(Labelled(item, _label(r, where), group=str(r["repo"]), source="annotated", extra=extra))
-    if missing:
+    if len(missing) > MAX_UNMATCHED_SHARE * len(rows):
         raise ValueError(f"{len(missing)} annotated labels match no item of {sample_path}: first {missing[0]}")
+    if unmatched is not None:
+        unmatched.extend(missing)
     return out
 
 
