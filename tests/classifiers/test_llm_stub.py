@@ -170,12 +170,12 @@ def test_classify_command_fails_when_the_endpoint_types_nothing(tmp_path, monkey
 
 def test_llm_timeout_bounds_the_whole_reply_not_each_read(stub, tmp_path):
     """An endpoint trickling its reply a byte at a time never trips a per-read timeout; the deadline is total."""
-    stub.trickle = 0.05  # seconds between bytes: a ~150-byte reply would take ~7 s
+    stub.trickle = 0.2  # seconds between bytes: the ~150-byte reply would take ~30 s
     clf = _llm(stub, tmp_path, timeout=0.5, retries=0)
     t0 = time.perf_counter()
     with pytest.raises(Exception) as err:
         clf.client.ask("v", "sys", ItemInput("slow"), parse_type_reply)
-    assert "Timeout" in str(err.value) and time.perf_counter() - t0 < 3
+    assert "Timeout" in str(err.value) and time.perf_counter() - t0 < 15  # far below the reply's 30 s
 
 
 def test_llm_reply_read_in_chunks_is_parsed_with_its_headers(stub, tmp_path):
@@ -183,3 +183,32 @@ def test_llm_reply_read_in_chunks_is_parsed_with_its_headers(stub, tmp_path):
     clf = _llm(stub, tmp_path, retries=1)
     [p] = clf.predict([ItemInput("Run `make test`.")])
     assert p.label == "P" and clf.stats["retries"] == 1
+
+
+@pytest.fixture
+def slept(monkeypatch):
+    import aac.classifiers.llm as llm
+
+    waits: list[float] = []
+    monkeypatch.setattr(llm.time, "sleep", waits.append)
+    return waits
+
+
+def test_server_errors_back_off_exponentially(stub, tmp_path, slept):
+    stub.replies = [500, 503, '{"type": "B", "confidence": 0.6}']
+    [p] = _llm(stub, tmp_path, retries=2, backoff=0.05).predict([ItemInput("The API is REST.")])
+    assert p.label == "B" and slept == [0.05, 0.1]
+
+
+def test_a_client_error_is_not_asked_again(stub, tmp_path, slept):
+    stub.replies = [(400, '{"error": "bad request"}', {}), '{"type": "B", "confidence": 0.6}']
+    clf = _llm(stub, tmp_path, retries=2)
+    [p] = clf.predict([ItemInput("x")])
+    assert p.abstained and p.source == "llm:error" and len(stub.requests) == 1 and slept == []
+
+
+def test_retry_after_is_honoured_up_to_a_minute(stub, tmp_path, slept):
+    stub.replies = [(429, "slow down", {"Retry-After": "86400"}), (429, "slow down", {"Retry-After": "2"}),
+                    '{"type": "P", "confidence": 0.8}']
+    [p] = _llm(stub, tmp_path, retries=2, backoff=0.01).predict([ItemInput("Run `make`.")])
+    assert p.label == "P" and slept == [60.0, 2.0]
