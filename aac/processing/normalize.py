@@ -4,12 +4,14 @@ Why a vocabulary: drop reasons are data (``artifacts.drop_reason``) that analyst
 and stable. Normalisation fixes (BOM, CRLF, replaced bytes, malformed front matter) are kept too, in
 ``artifacts.input_fixes``, so nothing is changed silently.
 
-Drop reasons (whole pipeline; this module produces the first four):
+Drop reasons (whole pipeline; this module produces the first five):
 
 ``empty``            no content, or whitespace only
 ``binary``           NUL bytes or a high ratio of control characters
 ``invalid_utf8``     decoding needed replacement characters for more than ``MAX_REPLACED_RATIO`` of the text
 ``too_large``        more than ``MAX_BYTES`` (GitHub's code-search index limit, 384 KB)
+``symlink``          the file is a symbolic link: GitHub serves a link's target path as its content (a
+                     ``CLAUDE.md`` linked to ``AGENTS.md`` reads "AGENTS.md", with no newline)
 ``exact_duplicate``  same normalised content as a canonical copy elsewhere (see dedupe.py)
 ``license:<spdx>``   not under a permissive licence (``license:none``, ``license:unknown``, ``license:GPL-3.0``, ...)
 ``not_an_agent_file`` the path matches no known agent platform (set by the crawler or here)
@@ -32,10 +34,14 @@ MAX_REPLACED_RATIO = 0.01  # share of U+FFFD replacements above which the text i
 BINARY_PROBE = 8192
 
 DROP_REASONS: tuple[str, ...] = (
-    "empty", "binary", "invalid_utf8", "too_large", "exact_duplicate", "license:<spdx>", "not_an_agent_file",
-    "content_unavailable",
+    "empty", "binary", "invalid_utf8", "too_large", "symlink", "exact_duplicate", "license:<spdx>",
+    "not_an_agent_file", "content_unavailable",
 )
 
+# A symbolic link's blob: one relative path, no whitespace, no newline (git stores no trailing one). "@AGENTS.md"
+# is Claude's import syntax, written by hand: an instruction, kept.
+_LINK_TARGET = re.compile(r"(?:\.{1,2}/)*[\w.+-]+(?:/[\w.+-]+)*")
+MAX_LINK_BYTES = 255
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _CONTROL = re.compile(r"[\x00-\x07\x0e-\x1f\x7f]")
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?)(?:^(?:---|\.\.\.)[ \t]*$)", re.S | re.M)
@@ -129,6 +135,8 @@ def normalize(raw: bytes | str | None, max_bytes: int = MAX_BYTES) -> Normalized
         fixes.append("newlines")
     if not text.strip():
         return Normalized(None, "empty", tuple(fixes))
+    if len(text) <= MAX_LINK_BYTES and ("." in text or "/" in text) and _LINK_TARGET.fullmatch(text):
+        return Normalized(None, "symlink", tuple(fixes))
     if front_matter_ok(text) is False:
         fixes.append("front_matter_invalid")
     return Normalized(text, None, tuple(fixes))

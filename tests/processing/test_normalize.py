@@ -55,3 +55,11 @@ def test_front_matter_yaml_cannot_build_is_malformed_not_a_crash():
     # valid YAML syntax whose timestamp does not exist: PyYAML raises ValueError, not YAMLError
     n = normalize("---\ndescription: x\ndate: 2024-13-45\n---\n- rule\n")
     assert n.kept and "front_matter_invalid" in n.fixes
+
+
+def test_a_symbolic_links_target_path_is_dropped_as_symlink_not_kept_as_instructions():
+    """GitHub serves a symlink's blob, its target path with no newline, as the file's content."""
+    for target in ("AGENTS.md", "../AGENTS.md", "docs/ai/rules.md", ".github/copilot-instructions.md"):
+        assert normalize(target.encode()).drop_reason == "symlink"
+    for written in ("@AGENTS.md", "AGENTS.md\n", "See AGENTS.md", "Be concise.", "TODO"):
+        assert normalize(written.encode()).kept, written  # an import line, a file someone wrote, prose
