@@ -83,6 +83,18 @@ def test_vanished_file_gets_a_tombstone_not_a_deletion_and_can_come_back(corpus)
     assert report.removed == 1  # the windsurf file is gone again
 
 
+def test_a_file_still_gone_keeps_its_first_tombstone_and_is_not_removed_again(corpus):
+    apply_refresh(corpus, crawl(FILES_V1), RecordingProcessor(), now=T1)
+    apply_refresh(corpus, crawl(_v2_files()), RecordingProcessor(), now=T2)
+    gone = artifact_id("c/z", "CLAUDE.md")
+    report = apply_refresh(corpus, crawl(_v2_files()), RecordingProcessor(), now=T2 + dt.timedelta(days=7))
+    assert (report.version, report.added, report.changed, report.removed, report.unchanged) == (3, 0, 0, 0, 4)
+    assert corpus.sql("SELECT count(*) AS n FROM changelog WHERE version = 3").column("n")[0].as_py() == 0
+    row = corpus.sql(f"SELECT status, removed_at FROM artifacts WHERE artifact_id = '{gone}'").to_pylist()
+    assert row == [{"status": "removed", "removed_at": T2}]  # the first removal's time, not re-stamped
+    assert corpus.sql("SELECT removed FROM versions WHERE version = 3").column("removed")[0].as_py() == 0
+
+
 def test_unchanged_crawl_makes_an_empty_version_and_processes_nothing(corpus):
     apply_refresh(corpus, crawl(FILES_V1), RecordingProcessor(), now=T1)
     proc = RecordingProcessor()
