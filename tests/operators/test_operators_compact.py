@@ -29,6 +29,7 @@ def test_any_budget_at_or_above_b_min_keeps_every_hard_item_verbatim_within_budg
     out = norm_ws(res.text)
     for h in res.hard_lane:
         assert norm_ws(h.item.text) in out and h.survived
+    assert res.restored == []  # the hard lane is kept by construction, not by the verifier's safety net
 
 
 @settings(max_examples=100, deadline=None)
@@ -81,6 +82,44 @@ def test_authority_weight_raises_constraint_risk_into_the_hard_lane():
     p = (0.45, 0.05, 0.4, 0.05, 0.05)
     assert hard_lane_of(Item("a", "t", "B", proba=p, authority="sys")) == "C"
     assert hard_lane_of(Item("b", "t", "B", proba=p, authority="retrieved")) is None
+
+
+def test_an_item_typed_c_with_moderate_risk_is_hard_and_kept_verbatim_at_a_tight_budget():
+    rule = Item("c", "Only touch files under src/ when asked.", "C", proba=(0.4, .15, .15, .15, .15),
+                authority="user", order=0)
+    assert rule.risk < 0.5 and not rule.abstained and hard_lane_of(rule) == "C"
+    kb = KnowledgeBase([rule, Item("b", "The service is written in Rust and uses tokio for async work.", "B",
+                                   order=1)])
+    res = type_compact(kb, rule.tokens)
+    assert res.b_min == rule.tokens and not res.unsafe
+    assert res.text == rule.text and res.kept == ["c"] and res.dropped == {"b": "budget"}
+    assert [(h.item.id, h.lane, h.survived) for h in res.hard_lane] == [("c", "C", True)]
+
+
+def test_a_hard_item_missing_before_the_verifier_is_restored_and_reported(monkeypatch):
+    """The verifier's safety net: a hard-lane item left out of the soft-lane assembly (here the prepared hard
+    pieces lose one, and the budget it reserved is given to the soft lane) is put back, evicting soft pieces."""
+    from dataclasses import replace
+
+    from aac.operators import compact
+
+    real = compact._prepare
+
+    def losing_p1(*args):
+        prep = real(*args)
+        lost = next(p for p in prep.hard_pieces if p.item_id == "p1")
+        return replace(prep, hard_pieces=[p for p in prep.hard_pieces if p is not lost],
+                       b_min=prep.b_min - lost.tokens)
+
+    kb = _kb()
+    b_min = type_compact(kb, 10**9).b_min
+    monkeypatch.setattr(compact, "_prepare", losing_p1)
+    res = type_compact(kb, b_min + 8)
+    assert res.restored == ["p1"] and res.as_dict()["restored"] == ["p1"]
+    assert not res.unsafe and res.tokens_out <= res.budget == b_min + 8
+    assert "Run `make test` before every push." in res.text
+    assert all(h.survived for h in res.hard_lane)
+    assert "evicted-for-restore" in res.dropped.values()  # soft pieces made room for it
 
 
 def test_shell_code_block_is_a_procedure_but_a_component_example_is_not():
