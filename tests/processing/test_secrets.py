@@ -45,8 +45,21 @@ def test_text_around_a_secret_is_preserved():
 def test_placeholders_role_addresses_and_ssh_urls_are_not_secrets():
     text = ("API_KEY=your_api_key_here\npassword: ${DB_PASSWORD}\nCo-Authored-By: Claude <noreply@anthropic.com>\n"
             "git clone git@github.com:org/repo.git\nuse the risk-assessment-framework-docs-folder\n"
-            "write to support@example.com\n")
+            "write to support@example.com\n"
+            "DATABASE_URL=postgres://app:${DB_PASSWORD}@db:5432/app\nREDIS_URL=redis://:<password>@h:6379/0\n"
+            "cache: redis://:{password}@h\n")
     assert find_secrets(text) == []
+    assert scrub(text).text == text
+
+
+@pytest.mark.parametrize("url, password", [
+    ("DATABASE_URL=postgres://app:Kx7pq2Rw9zT@db:5432/app", "Kx7pq2Rw9zT"),
+    ("REDIS_URL=redis://:Kx7pq2Rw9zT@h:6379/0", "Kx7pq2Rw9zT"),
+])
+def test_a_real_password_in_the_placeholder_url_shapes_is_redacted(url, password):
+    s = scrub(f"{url}\n")
+    assert password not in s.text and set(s.kinds) == {"password_in_url"} and s.found == 1
+    assert s.text == url.replace(password, "[REDACTED:password_in_url]") + "\n"
 
 
 def test_count_matches_number_of_redactions():
