@@ -1,3 +1,5 @@
+import pytest
+
 from aac.processing.licenses import PERMISSIVE, detect_license, license_verdict, parse_allowlist, resolve_spdx
 
 
@@ -39,3 +41,56 @@ def test_metadata_wins_and_license_text_is_the_fallback():
     assert resolve_spdx(None, "Apache-2.0") == "Apache-2.0"
     assert resolve_spdx(None, "NOASSERTION", "Permission is hereby granted, free of charge, to any person obtaining a copy") == "MIT"
     assert resolve_spdx(None, None, None) is None
+
+
+BSD_GRANT = ("Copyright (c) 2024, Jane Roe\nAll rights reserved.\n\nRedistribution and use in source and binary forms,\n"
+             "with or without modification, are permitted provided that the following conditions are met:\n")
+ISC_GRANT = ("Permission to use, copy, modify, and/or distribute this software for any\n"
+             "purpose with or without fee is hereby granted")
+
+
+LICENSE_TEXTS = [
+    (BSD_GRANT + "1. Keep the copyright notice.\n2. Reproduce it in the documentation.\n", "BSD-2-Clause", True),
+    (BSD_GRANT + "3. Neither the name of the copyright holder nor the names of its contributors may be used\n"
+     "to endorse products derived from this software.\n", "BSD-3-Clause", True),
+    ("ISC License\n\n" + ISC_GRANT + ", provided that the above copyright notice and this\n"
+     "permission notice appear in all copies.\n", "ISC", True),
+    ("Zero-Clause BSD\n\n" + ISC_GRANT + ".\n\nTHE SOFTWARE IS PROVIDED \"AS IS\".\n", "0BSD", True),
+    ("This software is provided 'as-is', without any express or implied warranty.\n"
+     "2. Altered source versions must be plainly marked as such.\n", "Zlib", True),
+    ("This software is provided \u2019as-is\u2019, without any express or implied\nwarranty. ALTERED SOURCE VERSIONS "
+     "MUST BE PLAINLY MARKED as such.", "Zlib", True),
+    ("Creative Commons Legal Code\n\nCC0 1.0 Universal\n", "CC0-1.0", True),
+    ("This is free and unencumbered software released into the\npublic domain.\n", "Unlicense", True),
+    ("Boost Software License - Version 1.0\n", "BSL-1.0", True),
+    ("Mozilla Public License Version 2.0\n==================================\n", "MPL-2.0", False),
+    ("GNU LESSER GENERAL PUBLIC LICENSE\n   Version 3, 29 June 2007\n", "LGPL-3.0", False),
+    ("GNU LESSER GENERAL PUBLIC LICENSE\n   Version 2.1, February 1999\n", "LGPL-2.1", False),
+    ("GNU GENERAL PUBLIC LICENSE\n   Version 2, June 1991\n", "GPL-2.0", False),
+    ("Creative Commons Attribution 4.0 International Public License\n", "CC-BY-4.0", True),
+    ("Creative Commons Attribution-NonCommercial 4.0 International Public License\n", "CC-BY-NC-4.0", False),
+    ("Zero-Clause BSD\n\n" + ISC_GRANT.upper() + ".", "0BSD", True),
+]
+
+
+@pytest.mark.parametrize("text, spdx, publishable", LICENSE_TEXTS, ids=[case[1] for case in LICENSE_TEXTS])
+def test_more_license_texts_are_recognised_by_their_marker_phrases(text, spdx, publishable):
+    assert detect_license(text) == spdx
+    assert license_verdict(detect_license(text)).keep is publishable
+    assert resolve_spdx(None, "NOASSERTION", text) == spdx
+
+
+@pytest.mark.xfail(strict=True, reason="known detector bug: a licence text that names another licence in passing "
+                   "(GPL-3.0's section on the Affero licence, MPL-2.0's list of secondary licences) is taken for it; "
+                   "the OpenBSD wording of ISC ('modify, and distribute') is not recognised")
+@pytest.mark.parametrize("text, spdx", [
+    ("GNU GENERAL PUBLIC LICENSE\nVersion 3, 29 June 2007\n...\n13. Use with the GNU Affero General Public License.\n",
+     "GPL-3.0"),
+    ("Mozilla Public License Version 2.0\n...\nA secondary licence here is the GNU General Public License, the GNU "
+     "Lesser General Public License or the GNU Affero General Public License.\n", "MPL-2.0"),
+    ("Permission to use, copy, modify, and distribute this software for any purpose with or without fee is "
+     "hereby granted, provided that the above copyright notice and this permission notice appear in all copies.",
+     "ISC"),
+], ids=["GPL-3.0-naming-AGPL", "MPL-2.0-naming-secondary-licences", "ISC-openbsd-wording"])
+def test_known_misdetections(text, spdx):
+    assert detect_license(text) == spdx
