@@ -116,11 +116,14 @@ def test_server_errors_at_the_configured_rate_cost_no_quota(http):
 def test_same_seed_same_faults(http):
     prof = replace(QUIET, error_rate=0.2)
 
-    def run():
-        with EmulatorServer(RECS, profile=prof, clock=VirtualClock(), seed=11) as s:
+    def run(seed=11):
+        with EmulatorServer(RECS, profile=prof, clock=VirtualClock(), seed=seed) as s:
             return [http.get(f"{s.url}/repos/org1/repo1", headers=AUTH).status_code for _ in range(60)]
 
-    assert run() == run()
+    first = run()
+    assert first == run()
+    assert set(first) - {200} and set(first) <= {200, 502, 503}  # faults really are injected
+    assert run(seed=12) != first  # and where they fall comes from the seed
 
 
 def test_with_faults_scales_every_random_fault():
