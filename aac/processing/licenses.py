@@ -45,11 +45,15 @@ def license_verdict(spdx: str | None, allow: frozenset[str] = PERMISSIVE) -> Ver
     return Verdict(False, f"license:{spdx}")
 
 
-# Characteristic phrases, checked in order (more specific first). Whitespace and case are normalised first.
+# Characteristic phrases; whitespace, case and curly quotes are normalised first. A licence text names others in
+# passing (GPL-3.0's section on the Affero licence, MPL-2.0's secondary licences), so the rule whose first phrase
+# (the title, for the GNU and Mozilla licences) comes first in the text wins; among rules whose first phrase sits
+# at the same place, the earlier rule here (the more specific) does.
 _TEXT_RULES: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     ("AGPL-3.0", ("gnu affero general public license",), ()),
     ("LGPL-3.0", ("gnu lesser general public license", "version 3"), ()),
     ("LGPL-2.1", ("gnu lesser general public license", "version 2.1"), ()),
+    ("LGPL-2.0", ("gnu library general public license",), ()),
     ("GPL-3.0", ("gnu general public license", "version 3"), ()),
     ("GPL-2.0", ("gnu general public license", "version 2"), ()),
     ("MPL-2.0", ("mozilla public license", "2.0"), ()),
@@ -61,6 +65,8 @@ _TEXT_RULES: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     ("0BSD", ("permission to use, copy, modify, and/or distribute this software for any purpose with or without fee is hereby granted",),
      ("provided that the above copyright notice",)),
     ("ISC", ("permission to use, copy, modify, and/or distribute this software for any purpose",), ()),
+    ("ISC", ("permission to use, copy, modify, and distribute this software for any purpose with or without fee",),
+     ()),  # OpenBSD's wording
     ("MIT", ("permission is hereby granted, free of charge, to any person obtaining a copy",), ()),
     ("BSD-3-Clause", ("redistribution and use in source and binary forms", "neither the name"), ()),
     ("BSD-2-Clause", ("redistribution and use in source and binary forms",), ()),
@@ -69,17 +75,17 @@ _TEXT_RULES: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
 )
 
 _WS = re.compile(r"\s+")
+_QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"'})
 
 
 def detect_license(text: str | None) -> str | None:
     """The SPDX id of a licence file's text, or None when no known licence is recognised."""
     if not text:
         return None
-    t = _WS.sub(" ", text.lower()).replace("\u2019", "'")
-    for spdx, needles, absent in _TEXT_RULES:
-        if all(n in t for n in needles) and not any(a in t for a in absent):
-            return spdx
-    return None
+    t = _WS.sub(" ", text.lower()).translate(_QUOTES)
+    found = [(t.index(needles[0]), order, spdx) for order, (spdx, needles, absent) in enumerate(_TEXT_RULES)
+             if all(n in t for n in needles) and not any(a in t for a in absent)]
+    return min(found)[2] if found else None
 
 
 def resolve_spdx(artifact_spdx: str | None, repo_spdx: str | None = None, license_text: str | None = None) -> str | None:

@@ -80,17 +80,19 @@ def test_more_license_texts_are_recognised_by_their_marker_phrases(text, spdx, p
     assert resolve_spdx(None, "NOASSERTION", text) == spdx
 
 
-@pytest.mark.xfail(strict=True, reason="known detector bug: a licence text that names another licence in passing "
-                   "(GPL-3.0's section on the Affero licence, MPL-2.0's list of secondary licences) is taken for it; "
-                   "the OpenBSD wording of ISC ('modify, and distribute') is not recognised")
 @pytest.mark.parametrize("text, spdx", [
     ("GNU GENERAL PUBLIC LICENSE\nVersion 3, 29 June 2007\n...\n13. Use with the GNU Affero General Public License.\n",
      "GPL-3.0"),
     ("Mozilla Public License Version 2.0\n...\nA secondary licence here is the GNU General Public License, the GNU "
      "Lesser General Public License or the GNU Affero General Public License.\n", "MPL-2.0"),
+    ("GNU LIBRARY GENERAL PUBLIC LICENSE\nVersion 2, June 1991\n...\nunlike the GNU General Public License...\n",
+     "LGPL-2.0"),
     ("Permission to use, copy, modify, and distribute this software for any purpose with or without fee is "
      "hereby granted, provided that the above copyright notice and this permission notice appear in all copies.",
      "ISC"),
-], ids=["GPL-3.0-naming-AGPL", "MPL-2.0-naming-secondary-licences", "ISC-openbsd-wording"])
-def test_known_misdetections(text, spdx):
+    ("This software is provided \u2018as-is\u2019, without any express or implied warranty.\n...\n2. Altered "
+     "source versions must be plainly marked as such.", "Zlib"),
+], ids=["GPL-3.0-naming-AGPL", "MPL-2.0-naming-secondary-licences", "LGPL-2.0-naming-GPL", "ISC-openbsd-wording",
+        "Zlib-curly-quotes"])
+def test_a_licence_naming_others_and_variant_wordings_are_recognised(text, spdx):
     assert detect_license(text) == spdx
