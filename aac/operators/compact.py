@@ -293,8 +293,12 @@ def _finalise(pieces: list[_Piece], hard: list[HardItem], limit: int) -> tuple[s
         present = verbatim_presence(text, [h.item for h in hard])
         missing = [h.item for h in hard if not present[h.item.id]]
         if missing:
+            back: set[str] = set()  # texts put back this round: a deduplicated twin is present through its original
             for it in missing:
+                if it.text.strip() in back:
+                    continue
                 if not any(p.item_id == it.id for p in pieces):
+                    back.add(it.text.strip())
                     piece = _Piece(it.order, it.text.strip(), (0,), it.id, 0, True)
                     piece.tokens = count_tokens(piece.text)
                     pieces.append(piece)

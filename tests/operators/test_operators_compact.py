@@ -122,6 +122,30 @@ def test_a_hard_item_missing_before_the_verifier_is_restored_and_reported(monkey
     assert "evicted-for-restore" in res.dropped.values()  # soft pieces made room for it
 
 
+def test_a_restored_constraint_with_a_deduplicated_twin_is_put_back_once(monkeypatch):
+    from dataclasses import replace
+
+    from aac.operators import compact
+
+    real = compact._prepare
+
+    def losing_c1(*args):
+        prep = real(*args)
+        lost = next(p for p in prep.hard_pieces if p.item_id == "c1")
+        return replace(prep, hard_pieces=[p for p in prep.hard_pieces if p is not lost],
+                       b_min=prep.b_min - lost.tokens)
+
+    kb = _kb()
+    twins = {h.item.id: h.duplicate_of for h in type_compact(kb, 10**9).hard_lane}
+    assert twins.get("c2") == "c1"  # the fixture's second constraint repeats the first
+    b_min = type_compact(kb, 10**9).b_min
+    monkeypatch.setattr(compact, "_prepare", losing_c1)
+    res = type_compact(kb, b_min + 8)
+    text = next(it.text for it in kb.items if it.id == "c1").strip()
+    assert res.restored == ["c1"] and res.text.count(text) == 1
+    assert not res.unsafe and all(h.survived for h in res.hard_lane)
+
+
 def test_shell_code_block_is_a_procedure_but_a_component_example_is_not():
     shell = Item("s", "```bash\nnpm install\nnpm test\n```", "P", kind="code")
     example = Item("e", "```tsx\nexport function A() {\n  return <div/>;\n}\n```", "P", kind="code")
