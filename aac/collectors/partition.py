@@ -483,10 +483,10 @@ class SweepPlan:
         self.sample: list[float] = []  # u of the root probe's files: a random sample of the query's sizes
         self._mix = False  # the current prediction comes from the sample (see _sample_count)
         self.sized_from = lo
-        for rng, n in sorted(done or []):
-            if rng.lo == self.pos:
-                self.leaves.append((rng, n))
-                self.pos = rng.hi
+        # finished leaves past a gap (a range left pending: search answered it only with empty incomplete
+        # pages) are not searched again: the sweep fills the gap and jumps over them
+        self._ahead = sorted(done or [])
+        self._skip_done()
         self.sized_from = self.pos
         if root_total is not None and not self.leaves:
             # resuming after the root probe split: its total is the query's scale
@@ -503,15 +503,24 @@ class SweepPlan:
     def finished(self) -> bool:
         return self.pos >= self.hi
 
+    def _skip_done(self) -> None:
+        """Advance over finished leaves that start where the sweep stands."""
+        while self._ahead and self._ahead[0][0].lo <= self.pos:
+            rng, n = self._ahead.pop(0)
+            if rng.lo == self.pos:
+                self.leaves.append((rng, n))
+                self.pos = rng.hi
+
     def next_range(self) -> SizeRange | None:
         if self.finished:
             return None
         seed = self._seed_at(self.pos) if self.last_split is None else None
         if seed is not None:
             self.predicted = None
-            return SizeRange(self.pos, min(seed.hi, self.hi))
+            return SizeRange(self.pos, min(seed.hi, self.hi, self._ahead[0][0].lo if self._ahead else self.hi))
+        stop = self._ahead[0][0].lo if self._ahead else self.hi  # the next finished leaf, past a gap
         if not self.leaves and self.last_split is None and self.root_estimate is None and self.pos == self.lo:
-            return SizeRange(self.lo, self.hi)  # the root probe: small queries finish here
+            return SizeRange(self.lo, stop)  # the root probe: small queries finish here
         u0 = u_of(self.pos)
         w = self._width_u(u0)
         hi = int(round(size_of(u0 + w)))
@@ -519,7 +528,7 @@ class SweepPlan:
             hi = self.hi  # what is left is a sliver of the expected leaf: take it in the same query
         if self.last_split is not None:
             hi = min(hi, self.last_split.rng.hi - 1)
-        hi = max(self.pos + 1, min(hi, self.hi))
+        hi = max(self.pos + 1, min(hi, stop))
         if self.predicted is not None and w > 0:  # the prediction for the range actually asked
             prior = self.prior if self.prior is not None and self.prior.ready else None
             if prior is not None and self._mix:
@@ -687,6 +696,7 @@ class SweepPlan:
         if obs.complete or obs.rng.width == 1:
             self.leaves.append((obs.rng, obs.fetched))
             self.pos = obs.rng.hi
+            self._skip_done()
             self.last_split = None
             self.model.record_ratio(obs.reported_total, obs.fetched)
             if self.predicted is not None and not is_root:

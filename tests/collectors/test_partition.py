@@ -106,6 +106,20 @@ def test_resume_continues_after_the_covered_prefix_only():
     assert plan.next_range().lo == 250
 
 
+def test_resume_fills_a_gap_and_jumps_over_the_finished_leaves_after_it():
+    """A range left pending (search answered it only with empty incomplete pages) is asked again; the finished
+    leaves past it are not."""
+    done = [(SizeRange(0, 100), 300), (SizeRange(100, 250), 320), (SizeRange(400, 500), 10), (SizeRange(500, 900), 40)]
+    plan = SweepPlan(LossModel(), SizePrior(), done=done, hi=2000)
+    asked = []
+    while plan.pos < 400:  # the gap, in as many leaves as the model cuts it into
+        rng = plan.next_range()
+        asked.append(rng)
+        plan.observe(Observation(rng, None, 5, True))
+    assert asked[0].lo == 250 and asked[-1].hi == 400 and all(r.hi <= 400 for r in asked)
+    assert plan.pos == 900 and plan.next_range().lo == 900
+
+
 def test_loss_model_shrinks_the_target_when_halves_find_more_and_keeps_a_margin_under_the_lossy_size():
     m = LossModel()
     start = m.target()
