@@ -96,24 +96,30 @@ def test_an_item_typed_c_with_moderate_risk_is_hard_and_kept_verbatim_at_a_tight
     assert [(h.item.id, h.lane, h.survived) for h in res.hard_lane] == [("c", "C", True)]
 
 
-def test_a_hard_item_missing_before_the_verifier_is_restored_and_reported(monkeypatch):
-    """The verifier's safety net: a hard-lane item left out of the soft-lane assembly (here the prepared hard
-    pieces lose one, and the budget it reserved is given to the soft lane) is put back, evicting soft pieces."""
+def _lose_hard_piece(monkeypatch, item_id: str) -> None:
+    """Make the prepared hard pieces lose ``item_id`` (its reserved budget goes to the soft lane), so only the
+    verifier can bring it back."""
     from dataclasses import replace
 
     from aac.operators import compact
 
     real = compact._prepare
 
-    def losing_p1(*args):
+    def losing(*args):
         prep = real(*args)
-        lost = next(p for p in prep.hard_pieces if p.item_id == "p1")
+        lost = next(p for p in prep.hard_pieces if p.item_id == item_id)
         return replace(prep, hard_pieces=[p for p in prep.hard_pieces if p is not lost],
                        b_min=prep.b_min - lost.tokens)
 
+    monkeypatch.setattr(compact, "_prepare", losing)
+
+
+def test_a_hard_item_missing_before_the_verifier_is_restored_and_reported(monkeypatch):
+    """The verifier's safety net: a hard-lane item left out of the soft-lane assembly is put back, evicting soft
+    pieces."""
     kb = _kb()
     b_min = type_compact(kb, 10**9).b_min
-    monkeypatch.setattr(compact, "_prepare", losing_p1)
+    _lose_hard_piece(monkeypatch, "p1")
     res = type_compact(kb, b_min + 8)
     assert res.restored == ["p1"] and res.as_dict()["restored"] == ["p1"]
     assert not res.unsafe and res.tokens_out <= res.budget == b_min + 8
@@ -123,23 +129,11 @@ def test_a_hard_item_missing_before_the_verifier_is_restored_and_reported(monkey
 
 
 def test_a_restored_constraint_with_a_deduplicated_twin_is_put_back_once(monkeypatch):
-    from dataclasses import replace
-
-    from aac.operators import compact
-
-    real = compact._prepare
-
-    def losing_c1(*args):
-        prep = real(*args)
-        lost = next(p for p in prep.hard_pieces if p.item_id == "c1")
-        return replace(prep, hard_pieces=[p for p in prep.hard_pieces if p is not lost],
-                       b_min=prep.b_min - lost.tokens)
-
     kb = _kb()
     twins = {h.item.id: h.duplicate_of for h in type_compact(kb, 10**9).hard_lane}
     assert twins.get("c2") == "c1"  # the fixture's second constraint repeats the first
     b_min = type_compact(kb, 10**9).b_min
-    monkeypatch.setattr(compact, "_prepare", losing_c1)
+    _lose_hard_piece(monkeypatch, "c1")
     res = type_compact(kb, b_min + 8)
     text = next(it.text for it in kb.items if it.id == "c1").strip()
     assert res.restored == ["c1"] and res.text.count(text) == 1
