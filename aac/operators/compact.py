@@ -107,9 +107,11 @@ def is_procedure(item: Item) -> bool:
 
 def hard_lane_of(item: Item, theta_c: float = THETA_C, theta_p: float = THETA_P,
                  theta_abstain: float = THETA_ABSTAIN) -> str | None:
-    """'C', 'P' or None: which hard lane, if any, an item belongs to."""
+    """'C', 'P' or None: which hard lane, if any, an item belongs to. An item typed C always is in the C lane:
+    the label is the classifier's (or the caller's) decision, and its probabilities may be calibrated otherwise,
+    come from another source, or be missing."""
     risk = item.risk
-    if risk >= theta_c or (item.abstained and risk >= theta_abstain) or (item.type == "C" and risk >= theta_abstain):
+    if item.type == "C" or risk >= theta_c or (item.abstained and risk >= theta_abstain):
         return "C"
     if item.p("P") >= theta_p and is_procedure(item):
         return "P"

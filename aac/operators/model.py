@@ -44,6 +44,9 @@ class Item:
             object.__setattr__(self, "proba", tuple(1.0 if t == self.type else 0.0 for t in TYPES))
         elif len(self.proba) != len(TYPES):
             raise ValueError(f"item {self.id!r}: proba needs {len(TYPES)} values (order {TYPES})")
+        elif not _is_distribution(self.proba):
+            raise ValueError(f"item {self.id!r}: proba must be probabilities in [0, 1] summing to 1 "
+                             f"(order {TYPES}), got {tuple(self.proba)!r}")
         if self.tokens < 0:
             object.__setattr__(self, "tokens", count_tokens(self.text))
         if isinstance(self.scope, str):
@@ -63,6 +66,15 @@ class Item:
 
     def with_text(self, text: str) -> "Item":
         return replace(self, text=text, tokens=count_tokens(text))
+
+
+def _is_distribution(values) -> bool:
+    """Numbers of any numeric type (numpy's too) in [0, 1] summing to 1 (up to rounding); NaN is none."""
+    try:
+        vals = [float(v) for v in values]
+    except (TypeError, ValueError):
+        return False
+    return all(0.0 <= v <= 1.0 for v in vals) and abs(sum(vals) - 1.0) <= 0.01
 
 
 class TopicTree:

@@ -1,3 +1,4 @@
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from aac.operators.compact import hard_lane_of, is_procedure, resolve_budget, type_compact
@@ -185,3 +186,21 @@ def test_truncation_keeps_the_head_and_temporal_window_the_tail():
     kb = _kb()
     assert truncation(kb, 0.3).startswith("Never commit secrets")
     assert temporal_window(kb, 0.3).endswith(".env files to the repository.")
+
+
+def test_an_item_typed_c_is_hard_whatever_its_probabilities_say():
+    """The label is the decision: probabilities from another classifier, another class order or a low-authority
+    source must not let a constraint be compressed away while the result says it is safe."""
+    for proba, authority in [((0.3, 0.4, 0.1, 0.1, 0.1), "tool"), ((0.0, 1.0, 0.0, 0.0, 0.0), "user")]:
+        c = Item("c", "Never run DROP TABLE against the production database.", "C", proba=proba, authority=authority)
+        assert hard_lane_of(c) == "C"
+        kb = KnowledgeBase([c, Item("b", "The app is a Django monolith with a React front end.", "B")])
+        res = type_compact(kb, count_tokens(c.text))
+        assert not res.unsafe and c.text in res.text
+
+
+@pytest.mark.parametrize("proba", [(float("nan"), 0.25, 0.25, 0.25, 0.25), (0.5, 0.5, 0.5, 0.0, 0.0),
+                                   (-0.1, 0.5, 0.6, 0.0, 0.0), ("high", 0, 0, 0, 0)])
+def test_probabilities_that_are_not_a_distribution_are_refused(proba):
+    with pytest.raises(ValueError, match="proba must be probabilities"):
+        Item("x", "text", "C", proba=proba)
