@@ -118,8 +118,9 @@ def retrieve(
     from aac.operators.retrieve import TypeRetriever, namespaced, resolve_topics
 
     items = []  # each document's topics and scopes live under its own namespace in the shared store
-    for f in file or []:
-        items += [namespaced(i, f.name, len(items) + n) for n, i in enumerate(_kb_from_file(f, classifier).items)]
+    for f in file or []:  # one agent's files: their global rules hold whatever the query
+        items += [namespaced(i, f.name, len(items) + n, keep_global=True)
+                  for n, i in enumerate(_kb_from_file(f, classifier).items)]
     if corpus is not None:
         from aac.store import Corpus
 

@@ -6,11 +6,13 @@ The constants below mirror ``aac.schema.TYPES`` and ``aac.classifiers.AUTHORITY_
 
 from __future__ import annotations
 
-import fnmatch
+import re
+from functools import lru_cache
 from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Mapping, Sequence
 
 from aac.labels import parse_type
+from aac.processing.scope import ROOT_TOPIC  # the topic of the items above every heading
 from aac.tokens import count_tokens
 
 TYPES: tuple[str, ...] = ("C", "P", "B", "F", "E")
@@ -26,7 +28,8 @@ class Item:
     text: str
     type: str = "B"
     proba: tuple[float, ...] = ()  # order: TYPES; empty = one-hot on ``type``
-    tokens: int = -1  # -1 = count with the project tokenizer on construction
+    tokens: int = -1  # always counted on construction with the project tokenizer (a caller's figure is not trusted:
+    # budgets and outputs must be measured by one tokenizer, or a result could pass its budget while saying it fits)
     topic: str = ""
     scope: tuple[str, ...] = (GLOBAL,)  # "*" global, "glob:<pattern>", or topic ids
     authority: str = "user"
@@ -47,8 +50,7 @@ class Item:
         elif not _is_distribution(self.proba):
             raise ValueError(f"item {self.id!r}: proba must be probabilities in [0, 1] summing to 1 "
                              f"(order {TYPES}), got {tuple(self.proba)!r}")
-        if self.tokens < 0:
-            object.__setattr__(self, "tokens", count_tokens(self.text))
+        object.__setattr__(self, "tokens", count_tokens(self.text))
         if isinstance(self.scope, str):
             object.__setattr__(self, "scope", (self.scope,))
 
@@ -119,20 +121,80 @@ def scope_covers(scope: Sequence[str], topic: str, tree: TopicTree | None = None
                  unknown_glob: bool = True) -> bool:
     """Whether a constraint with ``scope`` applies to an item (or query) on ``topic`` touching ``paths``.
 
-    "*" covers everything. A topic id covers that topic and its descendants. A "glob:" scope covers matching
-    paths; with no path to test it counts as covering when ``unknown_glob`` (a glob rule may apply anywhere:
-    the safe side for locality); retrieval passes False so path rules are pinned only for matching paths.
+    "*" covers everything. A topic id covers that topic and its descendants; the root topic (items above every
+    heading: a file's preamble) covers its whole document. A "glob:" scope covers matching paths (see
+    ``glob_matches``); with no path to test it counts as covering when ``unknown_glob`` (a glob rule may apply
+    anywhere: the safe side for locality); retrieval passes False so path rules are pinned only for matching
+    paths.
     """
     anc = tree.ancestors(topic) if (tree and topic) else ([topic] if topic else [])
     for s in scope:
         if s == GLOBAL:
             return True
         if s.startswith("glob:"):
-            if (not paths and unknown_glob) or any(fnmatch.fnmatch(p, s[5:]) for p in paths):
+            if (not paths and unknown_glob) or any(glob_matches(p, s[5:]) for p in paths):
                 return True
-        elif s in anc:
+        elif s in anc or _preamble_covers(s, topic):
             return True
     return False
+
+
+
+
+def _preamble_covers(scope: str, topic: str) -> bool:
+    """A rule of a document's preamble ("(root)", or "<ns>/(root)" in a shared store) applies to all of it."""
+    if scope == ROOT_TOPIC:
+        return True
+    if not scope.endswith("/" + ROOT_TOPIC):
+        return False
+    doc = scope[: -len(ROOT_TOPIC) - 1]
+    return topic == doc or topic.startswith(doc + "/")
+
+
+def glob_matches(path: str, pattern: str) -> bool:
+    """Cursor/Copilot glob semantics: ``**/`` spans any number of folders (none too: ``src/**/*.ts`` covers
+    ``src/x.ts``), ``*`` and ``?`` stay within one name, and a pattern without "/" matches the file's name at any
+    depth (``*.py`` covers ``pkg/setup.py``). Paths are compared with "/" separators and without a leading "./"."""
+    path = path.replace("\\", "/")
+    while path.startswith("./"):
+        path = path[2:]
+    pattern = pattern.strip().replace("\\", "/").lstrip("/")
+    while pattern.startswith("./"):
+        pattern = pattern[2:]
+    if "/" not in pattern:
+        path = path.rsplit("/", 1)[-1]
+    return _glob_regex(pattern).fullmatch(path) is not None
+
+
+@lru_cache(maxsize=4096)
+def _glob_regex(pattern: str) -> re.Pattern:
+    out, i, n = [], 0, len(pattern)
+    while i < n:
+        if pattern.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+        elif pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif pattern[i] == "*":
+            out.append("[^/]*")
+            i += 1
+        elif pattern[i] == "?":
+            out.append("[^/]")
+            i += 1
+        elif pattern[i] == "[" and "]" in pattern[i + 2:]:
+            end = pattern.index("]", i + 2)
+            body = pattern[i + 1:end]
+            out.append("[" + ("^" + body[1:] if body.startswith("!") else body).replace("\\", "\\\\") + "]")
+            i = end + 1
+        elif pattern[i] == "{" and "}" in pattern[i:]:  # {ts,tsx}
+            end = pattern.index("}", i)
+            out.append("(?:" + "|".join(re.escape(a) for a in pattern[i + 1:end].split(",")) + ")")
+            i = end + 1
+        else:
+            out.append(re.escape(pattern[i]))
+            i += 1
+    return re.compile("".join(out))
 
 
 @dataclass

@@ -14,7 +14,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from aac.operators.compact import hard_lane_of
-from aac.operators.model import GLOBAL, Item, TopicTree, scope_covers
+from aac.operators.model import GLOBAL, ROOT_TOPIC, Item, TopicTree, scope_covers
 
 
 class BM25Scorer:
@@ -150,9 +150,12 @@ class TypeRetriever:
     def in_scope(self, topics: Sequence[str], paths: Sequence[str] = ()) -> list[int]:
         """Indices of constraints whose scope intersects any query topic ("*" covers all), in source order."""
         found: set[int] = set(self.by_scope.get(GLOBAL, ()))
+        if topics:  # a preamble's rules (above every heading) hold for its whole document
+            found.update(self.by_scope.get(ROOT_TOPIC, ()))
         for t in topics:
             for a in self.tree.ancestors(t):
                 found.update(self.by_scope.get(a, ()))
+                found.update(self.by_scope.get(f"{a}/{ROOT_TOPIC}", ()))
             for d in self._descendants(t):  # scopes inside the query's topic intersect it too
                 found.update(self.by_scope.get(d, ()))
         if paths:  # path-scoped rules are pinned only for queries that name matching paths
@@ -195,13 +198,16 @@ class TypeRetriever:
                          list(topics), len(pinned_idx))
 
 
-def namespaced(item: Item, ns: str, order: int | None = None) -> Item:
-    """An item from one document placed in a shared store: its topic and scopes go under ``ns`` and its global
-    scope becomes "all of ``ns``" (a rule global to one config file is not global to every other file)."""
+def namespaced(item: Item, ns: str, order: int | None = None, keep_global: bool = False) -> Item:
+    """An item from one document placed in a shared store: its topic and scopes go under ``ns``, and its global
+    scope becomes "all of ``ns``" (in a store of many repositories' files, a rule global to one config file is
+    not global to every other) - unless ``keep_global``: the files are one agent's, whose global rules hold for
+    everything it does."""
     from dataclasses import replace
 
     topic = f"{ns}/{item.topic}" if item.topic else ns
-    scope = tuple(ns if s == GLOBAL else s if s.startswith("glob:") else f"{ns}/{s}" for s in item.scope)
+    scope = tuple((GLOBAL if keep_global else ns) if s == GLOBAL else s if s.startswith("glob:") else f"{ns}/{s}"
+                  for s in item.scope)
     return replace(item, id=f"{ns}:{item.id}", topic=topic, scope=scope,
                    order=item.order if order is None else order)
 

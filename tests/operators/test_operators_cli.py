@@ -161,3 +161,26 @@ def test_retrieve_pins_glob_scoped_rules_for_a_matching_path(tmp_path):
     assert pinned() == []
     assert pinned("--path", "src/app/x.ts") == ["Never disable strict null checks."]
     assert pinned("--path", "docs/readme.md") == []
+
+
+def test_retrieve_over_several_files_keeps_every_files_global_rules_for_a_matched_topic(tmp_path):
+    policy = tmp_path / "policy.md"
+    policy.write_text("# Policy\n\n## Returns\n\n- Refunds go back to the original payment method only.\n"
+                      "- Never refund a gift card.\n", encoding="utf-8")
+    proj = _write(tmp_path)
+    r = runner.invoke(app, ["retrieve", "--file", str(policy), "--file", str(proj), "customer wants a refund",
+                            "-k", "6", "--topics", "returns", "--json"])
+    assert r.exit_code == 0, r.output
+    pinned = " ".join(g["text"] for g in json.loads(r.stdout)["items"] if g["pinned"])
+    assert "Never refund a gift card" in pinned  # the matched section's rule
+    assert "Never commit secrets" in pinned and "push directly to main" in pinned  # the other file's globals
+
+
+def test_retrieve_pins_the_preamble_rules_of_a_file_for_any_of_its_topics(tmp_path):
+    f = tmp_path / "AGENTS.md"
+    f.write_text("NEVER commit secrets or credentials to the repository.\n\n# Guide\n\n## Database\n\n"
+                 "We use Postgres 16 with row-level security.\n", encoding="utf-8")
+    r = runner.invoke(app, ["retrieve", "--file", str(f), "database setup", "-k", "2", "--topics", "database",
+                            "--json"])
+    assert r.exit_code == 0, r.output
+    assert any("NEVER commit secrets" in g["text"] and g["pinned"] for g in json.loads(r.stdout)["items"])

@@ -1,6 +1,8 @@
 import subprocess
 import sys
 
+import pytest
+
 from aac.operators.model import AUTHORITY_WEIGHTS, TYPES, Item, KnowledgeBase, TopicTree, scope_covers
 
 
@@ -47,3 +49,29 @@ def test_unknown_type_is_rejected_with_a_clear_error():
 
     with pytest.raises(ValueError, match="not one of"):
         Item("x", "t", "Z")
+
+
+@pytest.mark.parametrize("path, pattern, covered", [
+    ("setup.py", "**/*.py", True), ("src/x.ts", "src/**/*.ts", True), ("./src/x.ts", "src/**/*.ts", True),
+    ("src/a/b/x.ts", "src/**/*.ts", True), ("lib/x.ts", "src/**/*.ts", False), ("pkg/setup.py", "*.py", True),
+    ("src/a.tsx", "**/*.{ts,tsx}", True), ("src/a.js", "**/*.{ts,tsx}", False), ("src\\x.ts", "src/**", True),
+    ("docs/a.md", "docs/*.md", True), ("docs/x/a.md", "docs/*.md", False), ("c.py", "[!ab].py", True),
+])
+def test_glob_scopes_follow_cursor_globstar_semantics(path, pattern, covered):
+    from aac.operators.model import glob_matches
+
+    assert glob_matches(path, pattern) is covered
+    assert scope_covers((f"glob:{pattern}",), "", paths=(path,), unknown_glob=False) is covered
+
+
+def test_a_preamble_rule_covers_its_whole_document_and_only_it():
+    assert scope_covers(("(root)",), "guide/database")
+    assert scope_covers(("a.md/(root)",), "a.md/guide/database") and scope_covers(("a.md/(root)",), "a.md")
+    assert not scope_covers(("a.md/(root)",), "b.md/guide") and not scope_covers(("a.md/(root)",), "a.mdx/guide")
+
+
+def test_a_callers_token_count_is_not_trusted():
+    from aac.tokens import count_tokens
+
+    text = "Never run DROP TABLE against the production database without a verified backup."
+    assert Item("x", text, "C", tokens=1).tokens == count_tokens(text) > 1
