@@ -57,9 +57,11 @@ def compact(
             out.write_text(res.text + ("\n" if res.text else ""), encoding="utf-8")
         elif not as_json:
             sys.stdout.write(res.text + "\n")
+    elif out is not None:
+        out.unlink(missing_ok=True)  # an earlier run's output must not pass for this one's
     if as_json:
         report = res.as_dict()
-        if out is None:
+        if out is None and (not res.unsafe or allow_unsafe):  # "no output written" holds for the report too
             report["text"] = res.text
         sys.stdout.write(json.dumps(report, ensure_ascii=False) + "\n")
     if res.unsafe:
@@ -112,14 +114,19 @@ def retrieve(
     no_pin: bool = typer.Option(False, "--no-pin", help="Relevance only (the baseline)."),
     classifier: str = typer.Option("default", "--classifier", help="Classifier for --file items."),
     as_json: bool = typer.Option(False, "--json", help="One JSON object instead of lines."),
+    allow_unsafe: bool = typer.Option(False, "--allow-unsafe", help="Exit 0 even when more constraints are in "
+                                      "scope than -k lets through."),
 ) -> None:
     """Top-k items for a query with in-scope constraints pinned first (TypeRetrieve)."""
     from aac.operators.model import item_from_row
     from aac.operators.retrieve import TypeRetriever, namespaced, resolve_topics
 
     items = []  # each document's topics and scopes live under its own namespace in the shared store
+    names: dict[str, int] = {}
     for f in file or []:  # one agent's files: their global rules hold whatever the query
-        items += [namespaced(i, f.name, len(items) + n, keep_global=True)
+        names[f.name] = names.get(f.name, 0) + 1  # two CLAUDE.md of different folders stay two documents
+        ns = f.name if names[f.name] == 1 else f"{f.name}#{names[f.name]}"
+        items += [namespaced(i, ns, len(items) + n, keep_global=True)
                   for n, i in enumerate(_kb_from_file(f, classifier).items)]
     if corpus is not None:
         from aac.store import Corpus
@@ -140,9 +147,14 @@ def retrieve(
         sys.stdout.write(json.dumps({"topics": got.topics, "in_scope": got.in_scope, "items": [
             {"id": i.id, "type": i.type, "topic": i.topic, "pinned": i.id in pinned, "text": i.text}
             for i in got.items]}, ensure_ascii=False) + "\n")
-        return
-    for i in got.items:
-        sys.stdout.write(f"{'PIN' if i.id in pinned else '   '} {i.type} [{i.topic}] {' '.join(i.text.split())}\n")
+    else:
+        for i in got.items:
+            sys.stdout.write(f"{'PIN' if i.id in pinned else '   '} {i.type} [{i.topic}] {' '.join(i.text.split())}\n")
+    if got.in_scope > len(got.pinned):  # as compact and decompose do when constraints cannot all be kept
+        typer.echo(f"UNSAFE: {got.in_scope} constraints are in scope but -k {k} returns {len(got.pinned)} of them; "
+                   f"raise -k to at least {got.in_scope}", err=True)
+        if not allow_unsafe:
+            raise typer.Exit(3)
 
 
 def eval_operators(

@@ -74,10 +74,12 @@ def resolve_budget(budget: float | int, total_tokens: int) -> int:
     tokens; a whole number is an absolute token count."""
     if isinstance(budget, bool) or not isinstance(budget, (numbers.Real, decimal.Decimal)):
         raise TypeError(f"budget must be a number (a share in (0, 1] or tokens), not {type(budget).__name__}")
-    if budget < 0:
-        raise ValueError(f"budget must be >= 0, got {budget}")
+    if not math.isfinite(float(budget)) or budget < 0:
+        raise ValueError(f"budget must be a finite number >= 0, got {budget}")
     if not isinstance(budget, numbers.Integral) and 0 < budget <= 1:
         return int(math.floor(float(budget) * total_tokens))
+    if budget != int(budget):  # 1.5 is neither a share nor a whole token count: refuse rather than round
+        raise ValueError(f"budget {budget} is neither a share in (0, 1] nor a whole number of tokens")
     return int(budget)
 
 

@@ -79,6 +79,12 @@ def test_budget_shares_of_any_number_type_and_bad_arguments():
         type_compact([Item("0", "Never push.", "C")], 0.5)
     with pytest.raises(TypeError, match="budget must be a number"):
         resolve_budget("50%", 100)
+    for odd in (1.5, 2.7):  # neither a share nor whole tokens: refused, not rounded down
+        with pytest.raises(ValueError, match="neither a share"):
+            resolve_budget(odd, 100)
+    for odd in (float("nan"), float("inf"), -1):
+        with pytest.raises(ValueError, match="finite number >= 0"):
+            resolve_budget(odd, 100)
 
 
 def test_retrieve_checks_k_and_reads_a_string_topic_as_one():

@@ -55,8 +55,11 @@ def test_compact_json_report_and_output_within_budget_with_constraints_verbatim(
 
 def test_compact_below_b_min_is_unsafe_nonzero_unless_allowed_and_still_reports(tmp_path):
     src, out = _write(tmp_path), tmp_path / "out.md"
+    out.write_text("an earlier run's output")
     r = runner.invoke(app, ["compact", str(src), "--budget", "5", "--out", str(out), "--json"])
     assert r.exit_code != 0 and json.loads(r.stdout)["unsafe"] is True and not out.exists()
+    r = runner.invoke(app, ["compact", str(src), "--budget", "5", "--json"])
+    assert r.exit_code == 3 and "text" not in json.loads(r.stdout)  # "no output written" holds for the report
     r = runner.invoke(app, ["compact", str(src), "--budget", "5", "--out", str(out), "--json", "--allow-unsafe"])
     assert r.exit_code == 0 and json.loads(r.stdout)["unsafe"] is True
     assert count_tokens(out.read_text()) <= 5
@@ -184,3 +187,23 @@ def test_retrieve_pins_the_preamble_rules_of_a_file_for_any_of_its_topics(tmp_pa
                             "--json"])
     assert r.exit_code == 0, r.output
     assert any("NEVER commit secrets" in g["text"] and g["pinned"] for g in json.loads(r.stdout)["items"])
+
+
+def test_retrieve_with_k_below_the_constraints_in_scope_says_unsafe_and_exits_3(tmp_path):
+    src = _write(tmp_path)
+    args = ["retrieve", "--file", str(src), "what may I push", "-k", "1", "--topics", "stack"]
+    r = runner.invoke(app, args)
+    assert r.exit_code == 3 and "constraints are in scope but -k 1 returns 1" in " ".join(r.output.split())
+    assert runner.invoke(app, args + ["--allow-unsafe"]).exit_code == 0
+    assert runner.invoke(app, args[:-4] + ["-k", "10", "--topics", "stack"]).exit_code == 0
+
+
+def test_retrieve_over_two_files_of_the_same_name_keeps_both(tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    (tmp_path / "a" / "CLAUDE.md").write_text("- Never push directly to main.\n", encoding="utf-8")
+    (tmp_path / "b" / "CLAUDE.md").write_text("- Never commit the .env file.\n", encoding="utf-8")
+    r = runner.invoke(app, ["retrieve", "--file", str(tmp_path / "a" / "CLAUDE.md"), "--file",
+                            str(tmp_path / "b" / "CLAUDE.md"), "git rules", "-k", "4", "--json"])
+    assert r.exit_code == 0, r.output
+    assert sum(g["pinned"] for g in json.loads(r.stdout)["items"]) == 2
