@@ -16,7 +16,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from aac.operators.compact import hard_lane_of
-from aac.operators.model import Item, KnowledgeBase
+from aac.operators.model import GLOBAL, ROOT_TOPIC, Item, KnowledgeBase
 from aac.tokens import count_tokens
 
 SEPARATOR = "\n"
@@ -71,6 +71,37 @@ def required_for(kb: KnowledgeBase, constraints: Sequence[Item], topic: str) -> 
     return [c for c in constraints if kb.in_scope(c, topic)]
 
 
+class _Required:
+    """``required_for`` for many topics without testing every constraint against every topic (quadratic on a
+    store of many files). A constraint covers a topic through "*" or a glob (always, with no path to test), a
+    scope that is one of the topic's ancestors, or a preamble scope (tested); each topic's answer is kept."""
+
+    def __init__(self, kb: KnowledgeBase, constraints: Sequence[Item]):
+        self.kb = kb
+        self.rank = {c.id: n for n, c in enumerate(constraints)}
+        self.everywhere: list[Item] = []
+        self.preamble: list[Item] = []
+        self.by_scope: dict[str, list[Item]] = {}
+        for c in constraints:
+            if any(s == GLOBAL or s.startswith("glob:") for s in c.scope):
+                self.everywhere.append(c)
+                continue
+            if any(s == ROOT_TOPIC or s.endswith("/" + ROOT_TOPIC) for s in c.scope):
+                self.preamble.append(c)
+            for s in c.scope:
+                self.by_scope.setdefault(s, []).append(c)
+        self._memo: dict[str, list[Item]] = {}
+
+    def __call__(self, topic: str) -> list[Item]:
+        if topic not in self._memo:
+            found = {c.id: c for c in self.everywhere}
+            for a in (self.kb.tree.ancestors(topic) if topic else []):
+                found.update((c.id, c) for c in self.by_scope.get(a, ()))
+            found.update((c.id, c) for c in self.preamble if c.id not in found and self.kb.in_scope(c, topic))
+            self._memo[topic] = sorted(found.values(), key=lambda c: self.rank[c.id])
+        return self._memo[topic]
+
+
 def type_decompose(kb: KnowledgeBase, partition_budget: int, *, recursive: bool = False, split_threshold: int = 500,
                    embed: Callable[[Sequence[str]], np.ndarray] | None = None, seed: int = 0) -> DecomposeResult:
     """Partition ``kb`` so each partition fits ``partition_budget`` tokens and carries every constraint in scope.
@@ -83,6 +114,7 @@ def type_decompose(kb: KnowledgeBase, partition_budget: int, *, recursive: bool 
             or partition_budget < 1:
         raise ValueError(f"partition_budget: a positive whole number of tokens, not {partition_budget!r}")
     cons = constraints_of(kb)
+    required_of = _Required(kb, cons)
     by_topic: dict[str, list[Item]] = {}
     for it in sorted(kb.items, key=lambda i: i.order):
         by_topic.setdefault(it.topic, []).append(it)
@@ -100,7 +132,7 @@ def type_decompose(kb: KnowledgeBase, partition_budget: int, *, recursive: bool 
         items, pinned, used = [], {}, 0
 
     for topic, members in by_topic.items():
-        required = required_for(kb, cons, topic)
+        required = required_of(topic)
         req_ids = {c.id for c in required}
         content = [i for i in members if i.id not in req_ids]
         base = sum(c.tokens for c in required) + sep * max(0, len(required) - 1)
@@ -110,12 +142,13 @@ def type_decompose(kb: KnowledgeBase, partition_budget: int, *, recursive: bool 
         groups = [content]
         if recursive and len(content) > split_threshold:
             groups = _split(content, split_threshold, embed, seed)
+        pending = [c for c in required if c.id not in pinned]  # required, not yet in the open partition
         for group in groups:
             for it in group:
                 if base + sep + it.tokens > partition_budget:
                     infeasible[it.id] = f"item needs {it.tokens} tokens next to {base} of constraints > {partition_budget}"
                     continue
-                new = [c for c in required if c.id not in pinned]
+                new = pending
                 cost = it.tokens + sum(c.tokens for c in new) + sep * (len(new) + (1 if (items or pinned) else 0))
                 if used + cost > partition_budget:
                     flush()
@@ -124,15 +157,17 @@ def type_decompose(kb: KnowledgeBase, partition_budget: int, *, recursive: bool 
                 items.append(it)
                 pinned.update((c.id, c) for c in new)
                 used += cost
+                pending = []  # the open partition now holds every constraint the topic needs
             if recursive and len(groups) > 1:
                 flush()  # keep each semantic sub-group in its own partitions
+                pending = list(required)
     flush()
     # A constraint that is in nobody's partition (its scope covers no topic with content) still gets a home.
     placed = {i.id for p in parts for i in p.pinned} | {i.id for p in parts for i in p.items}
     for c in cons:
         if c.id in placed or c.id in infeasible or c.topic in infeasible:
             continue
-        part = Partition(c.topic, [c], [x for x in required_for(kb, cons, c.topic) if x.id != c.id])
+        part = Partition(c.topic, [c], [x for x in required_of(c.topic) if x.id != c.id])
         if part.tokens <= partition_budget:
             parts.append(part)
             placed |= part.ids()  # the constraints pinned beside it have their home too: one partition, not one each

@@ -19,7 +19,7 @@ def items(draw, n: int) -> Item:
     conf = draw(st.floats(0.2, 1.0))
     rest = (1 - conf) / 4
     topic = draw(st.sampled_from(TOPICS))
-    scope = draw(st.sampled_from([("*",), (topic,), ("testing",), ("db",), ("glob:src/**",)]))
+    scope = draw(st.sampled_from([("*",), (topic,), ("testing",), ("db",), ("glob:src/**",), ("(root)",)]))
     return Item(id=f"i{n}", text=draw(texts), type=t, proba=tuple(conf if x == t else rest for x in TYPES),
                 topic=topic, scope=scope, authority=draw(st.sampled_from(["sys", "user", "tool", "retrieved"])),
                 order=n, abstained=draw(st.booleans()), kind=draw(st.sampled_from(["bullet", "paragraph"])))

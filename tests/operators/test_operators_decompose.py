@@ -60,3 +60,24 @@ def test_recursive_mode_splits_a_huge_topic_into_bounded_groups_without_violatio
     assert len(res.partitions) >= 3
     assert all(len(p.items) <= 40 for p in res.partitions)
     assert locality(kb, res.partitions)[0] == 0
+
+
+@settings(max_examples=80, deadline=None)
+@given(kb=kbs())
+def test_the_scope_index_finds_exactly_the_constraints_each_topic_needs(kb):
+    """The index that keeps decompose linear answers as testing every constraint against the topic would."""
+    from aac.operators.decompose import _Required, constraints_of, required_for
+
+    cons = constraints_of(kb)
+    index = _Required(kb, cons)
+    for topic in kb.topics() + ["(root)", "no/such/topic", ""]:
+        assert [c.id for c in index(topic)] == [c.id for c in required_for(kb, cons, topic)]
+
+
+def test_preamble_and_glob_constraints_reach_every_topic_of_their_document():
+    items = [Item("p", "Never commit secrets.", "C", topic="(root)", scope=("(root)",)),
+             Item("g", "Never disable strict mode.", "C", topic="ts", scope=("glob:src/**/*.ts",), order=1),
+             Item("t", "Tests run with pytest.", "B", topic="guide/testing", scope=("guide/testing",), order=2)]
+    res = type_decompose(KnowledgeBase(items), 200)
+    [part] = [p for p in res.partitions if any(i.id == "t" for i in p.items)]
+    assert {c.id for c in part.pinned} == {"p", "g"}
