@@ -18,4 +18,6 @@ def test_long_runs_split_into_pieces_of_at_most_chars_per_piece():
     assert ApproxBPETokenizer().count("abcdefghi 12345 x—y") == 3 + 2 + 3
     assert ApproxBPETokenizer(3).count("abcdefg") == 3
     assert ApproxBPETokenizer(1).count("ab12") == 4
-    assert ApproxBPETokenizer().count("漢字漢字漢 🙂\t\n") == 2 + 1
+    assert ApproxBPETokenizer().count("漢字漢字漢 🙂\t\n") == 5 + 1  # one per CJK character, as vendor tokenizers
+    assert ApproxBPETokenizer().count("コードを確認する") == 8 and ApproxBPETokenizer().count("코드검토") == 4
+    assert ApproxBPETokenizer().count("Use漢字here") == 1 + 2 + 1  # Latin pieces stop at a CJK character
