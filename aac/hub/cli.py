@@ -146,10 +146,13 @@ def refresh(
         typer.echo(f"  not judged for removal (the crawl did not sweep them whole): {', '.join(report.unjudged)}")
     changed = bool(report.added or report.changed or report.removed)
     if process:
-        from aac.processing.pipeline import processing_outdated, run
+        from aac.processing.pipeline import awaiting_processing, processing_outdated, run
 
         if not changed and not processing_outdated(target):
             return
+        waiting = awaiting_processing(target)
+        if waiting and not changed:
+            typer.echo(f"{waiting} artifacts an earlier run merged still wait for processing: processing them now")
         rep = run(target)
         typer.echo(f"processed: {rep.processed} artifacts through pass 1 ({rep.reused} reused), "
                    f"{rep.items_itemised} itemised, {rep.items_reused} reused, {rep.items_retyped} re-typed because "

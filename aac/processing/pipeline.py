@@ -554,11 +554,22 @@ def processing_code(cfg: ProcessConfig, before: dict | None = None) -> dict:
     return {"stage": cfg.stage_fingerprint(), "items": items}
 
 
+def awaiting_processing(corpus: Corpus) -> int:
+    """Artifacts a merge or crawl stored as ``collected`` that no processing run has judged yet (a refresh killed
+    or failed after its merge leaves them; publishing holds them back until processed)."""
+    if not corpus.exists("artifacts"):
+        return 0
+    return corpus.sql("SELECT count(*) AS n FROM artifacts WHERE status = 'collected'").to_pylist()[0]["n"]
+
+
 def processing_outdated(corpus: Corpus, cfg: ProcessConfig = ProcessConfig()) -> bool:
-    """Whether a run would redo stored work although no input changed: the classifier or its model changed
-    (items re-typed), or the processing code did (pass 1 or segmentation redone). False before any run."""
+    """Whether a run has work although no input changed since the last refresh: artifacts still wait as
+    ``collected`` (an earlier run stopped after its merge), the classifier or its model changed (items re-typed),
+    or the processing code did (pass 1 or segmentation redone). Else False, and False before any run."""
     from aac.processing.items import resolve_classifier
 
+    if awaiting_processing(corpus):
+        return True
     if not corpus.exists("process_stage"):
         return False
     if cfg.items and item_record.types_outdated(corpus, fingerprint_of(resolve_classifier(cfg.classifier))):

@@ -155,6 +155,12 @@ def _next_version(corpus: Corpus) -> int:
     return (max(versions) if versions else 0) + 1
 
 
+def _logged(corpus: Corpus, version: int) -> list[dict]:
+    """The changelog rows of ``version``: artifact_id, change, platform."""
+    return corpus.sql(f"SELECT artifact_id, change, platform FROM changelog WHERE version = {int(version)} "
+                      "ORDER BY artifact_id").to_pylist()
+
+
 def _changelog(plan: RefreshPlan, version: int, rows: dict[str, dict], now: dt.datetime) -> pa.Table:
     out = []
     for change, ids in (("added", plan.added), ("changed", plan.changed), ("removed", plan.removed)):
@@ -221,20 +227,27 @@ def apply_refresh(corpus: Corpus, crawled: pa.Table, process: Processor | None =
         if kept.num_rows != items.num_rows or new_items is not None:
             corpus.replace("items", kept)
 
+    # The version's changelog, not this run's plan, says what changed: a merge stopped before its versions row
+    # (killed, or a failed write) is run again as the same version, and by then part of it is already merged,
+    # so the plan alone would see those changes as unchanged rows.
+    logged = _logged(corpus, version) if corpus.exists("changelog") else []
+    counts = {"added": 0, "changed": 0, "removed": 0}
     per_platform: dict[str, dict[str, int]] = {}
-    for r in changelog.select(["platform", "change"]).to_pylist():
+    for r in logged:
+        counts[r["change"]] += 1
         d = per_platform.setdefault(r["platform"] or "unknown", {"added": 0, "changed": 0, "removed": 0})
         d[r["change"]] += 1
+    unchanged = len(set(plan.unchanged) - {r["artifact_id"] for r in logged})
     live = corpus.sql("SELECT count(*) AS n FROM artifacts WHERE removed_at IS NULL").column("n")[0].as_py()
     corpus.upsert("versions", pa.Table.from_pylist([dict(
-        version=version, created_at=now, source=source, added=len(plan.added), changed=len(plan.changed),
-        removed=len(plan.removed), unchanged=len(plan.unchanged), live_artifacts=live)], schema=VERSIONS))
+        version=version, created_at=now, source=source, added=counts["added"], changed=counts["changed"],
+        removed=counts["removed"], unchanged=unchanged, live_artifacts=live)], schema=VERSIONS))
     unjudged: tuple[str, ...] = ()
     if covered is not None:
         alive = current.filter(pc.is_null(current.column("removed_at"))) if "removed_at" in current.column_names \
             else current
         unjudged = tuple(sorted({p or "unknown" for p in alive.column("platform").to_pylist()} - set(covered)))
-    return VersionReport(version, len(plan.added), len(plan.changed), len(plan.removed), len(plan.unchanged),
+    return VersionReport(version, counts["added"], counts["changed"], counts["removed"], unchanged,
                          tuple(fresh.column("artifact_id").to_pylist()) if process is not None else (), per_platform,
                          unjudged)
 

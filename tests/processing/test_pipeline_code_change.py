@@ -62,3 +62,23 @@ def test_a_corpus_processed_before_the_code_was_recorded_counts_as_outdated(tmp_
     assert processing_outdated(corpus)
     run(corpus)
     assert not processing_outdated(corpus)
+
+
+def test_artifacts_a_killed_refresh_merged_but_never_processed_make_the_next_refresh_process(tmp_path):
+    """A refresh killed after its merge leaves new and changed rows `collected`; the next refresh finds no upstream
+    change, so only this tells it that processing is still owed (else publishing holds those files back)."""
+    import pyarrow as pa
+
+    from aac.processing.pipeline import awaiting_processing
+
+    corpus, records, first = _processed(tmp_path)
+    rows = corpus.read("artifacts").to_pylist()
+    kept = [r for r in rows if r["status"] == "kept"][:3]
+    for r in kept:  # what the merge writes for a changed file before processing
+        r["status"], r["drop_reason"] = "collected", None
+    corpus.replace("artifacts", pa.Table.from_pylist(rows, schema=corpus.schema("artifacts")))
+    assert awaiting_processing(corpus) == 3 and processing_outdated(corpus)
+    run(corpus)
+    assert awaiting_processing(corpus) == 0 and not processing_outdated(corpus)
+    statuses = {r["artifact_id"]: r["status"] for r in corpus.read("artifacts").to_pylist()}
+    assert all(statuses[r["artifact_id"]] == "kept" for r in kept)

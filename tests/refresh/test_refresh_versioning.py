@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pyarrow as pa
+import pytest
 
 from aac.ids import artifact_id
 from aac.refresh.versioning import PENDING, apply_refresh, plan_refresh
@@ -245,3 +246,32 @@ def test_a_run_folder_made_before_run_markers_is_never_resumed(tmp_path):
     legacy.mkdir(parents=True)
     folder, resumed = run_folder(tmp_path)
     assert not resumed and folder != legacy
+
+
+@pytest.mark.parametrize("dies_at", ["items", "versions"])
+def test_a_merge_stopped_before_its_version_row_is_run_again_as_that_version_with_its_changes(corpus, monkeypatch,
+                                                                                              dies_at):
+    """Killed (or failed) after the changelog and artifacts writes, a rerun's plan sees the merged rows as unchanged;
+    the version still reports and records the changes its changelog holds."""
+    from aac.store import Corpus
+
+    apply_refresh(corpus, crawl(FILES_V1), RecordingProcessor(), now=T1)  # v1 has items the edit makes stale
+    real = {"replace": Corpus.replace, "upsert": Corpus.upsert}
+
+    def dying(kind):
+        def write(self, table, *a, **kw):
+            if table == dies_at:
+                raise OSError(f"disk full while writing {table}")
+            return real[kind](self, table, *a, **kw)
+        return write
+
+    monkeypatch.setattr(Corpus, "replace", dying("replace"))
+    monkeypatch.setattr(Corpus, "upsert", dying("upsert"))
+    with pytest.raises(OSError):
+        apply_refresh(corpus, crawl(_v2_files()), None, now=T2)
+    monkeypatch.undo()
+    report = apply_refresh(corpus, crawl(_v2_files()), None, now=T2)
+    assert (report.version, report.added, report.changed, report.removed) == (2, 1, 1, 1)
+    assert corpus.sql("SELECT added, changed, removed FROM versions WHERE version = 2").to_pylist() == [
+        dict(added=1, changed=1, removed=1)]
+    assert report.per_platform["claude"] == {"added": 0, "changed": 1, "removed": 1}
