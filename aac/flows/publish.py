@@ -51,9 +51,13 @@ def report_figures(figures: dict, title: str) -> None:
 def publish_corpus(corpus: str = "data", out: str = "hub", repo_id: str | None = None, upload: bool = False,
                    optout: str | None = None) -> dict:
     """Publish the corpus: Hub folder of the publishable rows, validated offline; uploaded when ``upload``.
-    ``optout`` defaults to ``<corpus>/optout.txt``, then ``./optout.txt``, as for `aac publish`."""
+    ``optout`` defaults to ``<corpus>/optout.txt``, then ``./optout.txt``, as for `aac publish`; ``repo_id`` to the
+    worker's ``AAC_HF_REPO_ID``."""
+    from aac.flows.refresh import worker_defaults
+
+    repo_id = worker_defaults(None, repo_id)[1]
     if upload and not repo_id:
-        raise ValueError("upload=True needs repo_id")
+        raise ValueError("upload=True needs repo_id (or AAC_HF_REPO_ID in the worker's environment)")
     figures = build_task(corpus, out, repo_id, optout)
     if upload:
         figures["commit"] = upload_task(out, repo_id)

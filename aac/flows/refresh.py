@@ -53,12 +53,25 @@ def report_version(result: dict) -> None:
         f"| {result['added']} | {result['changed']} | {result['removed']} | {result['unchanged']} |\n"))
 
 
+def worker_defaults(api_url: str | None, repo_id: str | None) -> tuple[str, str | None]:
+    """A deployment's unset parameters from the worker's environment, as the CLI reads them: the API from
+    ``AAC_GITHUB_API_URL`` (else api.github.com; a GitHub Enterprise worker sets it), the Hub repo from
+    ``AAC_HF_REPO_ID`` (else none: nothing is uploaded by default)."""
+    import os
+
+    from aac.config import Settings
+
+    return api_url or Settings.from_env().github_api_url, repo_id or os.environ.get("AAC_HF_REPO_ID") or None
+
+
 @flow(name="refresh-corpus", log_prints=True)
-def refresh_corpus(corpus: str = "data", api_url: str = "https://api.github.com", incoming: str | None = None,
+def refresh_corpus(corpus: str = "data", api_url: str | None = None, incoming: str | None = None,
                    platforms: list[str] | None = None, process: bool = True, publish: bool = False,
                    out: str = "hub", repo_id: str | None = None, graphql_batch: int | None = None) -> dict:
     """Weekly refresh. ``incoming`` = a folder already holding a crawl (skips crawling); ``graphql_batch``:
-    repositories per GraphQL metadata request (default 100; 0 = REST only)."""
+    repositories per GraphQL metadata request (default 100; 0 = REST only). ``api_url`` and ``repo_id`` default to
+    the worker's ``AAC_GITHUB_API_URL`` (else api.github.com) and ``AAC_HF_REPO_ID``, as for the CLI."""
+    api_url, repo_id = worker_defaults(api_url, repo_id)
     crawled_now = incoming is None
     if crawled_now:
         from aac.flows.crawl import crawl
