@@ -34,8 +34,27 @@ def run_folder(corpus_root, resume_within_s: float = RESUME_WITHIN_S) -> tuple["
     last = runs[-1] if runs else None
     if (last is not None and (last / STARTED_MARKER).exists() and not (last / MERGED_MARKER).exists()
             and time.time() - (last / STARTED_MARKER).stat().st_mtime < resume_within_s):
+        prune_runs(runs[:-1])
         return last, True
-    return new_run_folder(corpus_root), False
+    folder = new_run_folder(corpus_root)  # before pruning, so its name is never a pruned run's
+    prune_runs(runs)
+    return folder, False
+
+
+def prune_runs(runs: list["Path"], keep_merged: int = 1) -> list["Path"]:
+    """Delete the crawl copies earlier refreshes left (``runs`` oldest first; returns what was deleted): every
+    merged run but the newest ``keep_merged`` (the corpus holds what they crawled, and its frontier), and every
+    run that was never merged (too old to resume, or superseded by a newer one). Each copy holds every crawled
+    file, so a weekly schedule kept them all would grow by a crawl a week. Only folders a refresh made (with its
+    start marker) are touched."""
+    import shutil
+
+    ours = [d for d in runs if (d / STARTED_MARKER).exists()]
+    merged = [d for d in ours if (d / MERGED_MARKER).exists()]
+    doomed = [d for d in ours if d not in merged] + merged[: max(0, len(merged) - keep_merged)]
+    for d in doomed:
+        shutil.rmtree(d, ignore_errors=True)
+    return doomed
 
 
 def mark_merged(folder) -> None:

@@ -237,6 +237,11 @@ def test_a_refresh_resumes_the_last_unmerged_run_of_the_day_and_never_a_merged_o
     os.utime(fresh / ".started", (old, old))  # unmerged but two days old: its finished ranges are too stale to keep
     newest, resumed = run_folder(tmp_path)
     assert not resumed and newest not in (first, fresh)
+    # the crawl copies left behind are pruned: the stale unmerged one, and every merged one but the newest
+    assert first.exists() and not fresh.exists()
+    mark_merged(newest)
+    latest, _ = run_folder(tmp_path)
+    assert newest.exists() and not first.exists() and latest.exists()
 
 
 def test_a_run_folder_made_before_run_markers_is_never_resumed(tmp_path):
