@@ -248,9 +248,17 @@ class Corpus:
         names = []
         for table in sorted(set(SCHEMAS) | set(self.tables())):
             sql = self._view_sql(table)
-            if sql is not None:
+            if sql is None:
+                continue
+            try:
                 con.execute(f'CREATE OR REPLACE VIEW "{table}" AS {sql}')
-                names.append(table)
+            except duckdb.Error as exc:  # one damaged part must not stop queries on every other table
+                bad = [p.name for p in self.part_files(table) if not _readable_parquet(p)]
+                log.warning("table %s left out of the views: %s", table,
+                            f"damaged part(s) {', '.join(bad)} in {self.table_dir(table)}" if bad
+                            else str(exc).splitlines()[0][:200])
+                continue
+            names.append(table)
         for name, sql in DERIVED_VIEWS.items():
             try:
                 con.execute(f'CREATE OR REPLACE VIEW "{name}" AS {sql}')
@@ -295,6 +303,14 @@ class Corpus:
             return pa.table({}) if result is None else result.to_arrow_table()  # None: a statement without rows
         finally:
             con.close()
+
+
+def _readable_parquet(path: Path) -> bool:
+    try:
+        pq.read_metadata(path)
+        return True
+    except Exception:  # noqa: BLE001 - any failure to read the footer means the part is damaged
+        return False
 
 
 def _open_catalog(path: Path) -> duckdb.DuckDBPyConnection:

@@ -124,3 +124,18 @@ def test_a_catalog_held_open_elsewhere_is_kept_with_the_analysts_tables(tmp_path
         assert con.sql("select x from my_notes").fetchall() == [(1,)]
     finally:
         con.close()
+
+
+def test_a_damaged_part_leaves_its_table_out_of_the_views_with_a_warning_and_others_queryable(tmp_path, caplog):
+    import pyarrow as pa
+
+    from aac.store import Corpus
+
+    c = Corpus(tmp_path / "c")
+    c.upsert("repos", pa.table({"full_name": ["a/b"], "stars": [1]}))
+    c.write_part("items", "part-00000", pa.table({"item_id": ["i"], "artifact_id": ["a"], "ordinal": [0]}))
+    damaged = c.table_dir("items") / "part-00000.parquet"
+    damaged.write_bytes(damaged.read_bytes()[:40])
+    with caplog.at_level("WARNING"):
+        assert c.sql("select full_name from repos").to_pylist() == [{"full_name": "a/b"}]
+    assert "table items left out of the views: damaged part(s) part-00000.parquet" in caplog.text
