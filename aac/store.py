@@ -268,6 +268,18 @@ class Corpus:
                 continue
         return names
 
+    def check_writable(self) -> None:
+        """Raise a clear OSError now when the corpus cannot be written (a read-only mount, no permission),
+        before a long step (a crawl spending search quota) would find out at its first write."""
+        import tempfile
+
+        try:
+            self.tables_dir.mkdir(parents=True, exist_ok=True)
+            with tempfile.NamedTemporaryFile(dir=self.tables_dir, prefix=".write-check-"):
+                pass
+        except OSError as exc:
+            raise OSError(f"corpus {self.root} cannot be written ({exc.strerror or exc}): nothing was done") from exc
+
     def refresh_catalog(self) -> Path | None:
         """(Re)write the DuckDB catalog file so analysts can ``duckdb data/aac.duckdb`` directly; returns its path,
         or None when it could not be written.

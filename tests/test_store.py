@@ -139,3 +139,21 @@ def test_a_damaged_part_leaves_its_table_out_of_the_views_with_a_warning_and_oth
     with caplog.at_level("WARNING"):
         assert c.sql("select full_name from repos").to_pylist() == [{"full_name": "a/b"}]
     assert "table items left out of the views: damaged part(s) part-00000.parquet" in caplog.text
+
+
+def test_check_writable_names_the_corpus_before_any_work(tmp_path, monkeypatch):
+    import tempfile
+
+    import pytest
+
+    from aac.store import Corpus
+
+    c = Corpus(tmp_path / "c")
+    c.check_writable()  # a fresh folder is fine (and made)
+
+    def refuse(*a, **kw):
+        raise PermissionError(13, "Read-only file system")
+
+    monkeypatch.setattr(tempfile, "NamedTemporaryFile", refuse)
+    with pytest.raises(OSError, match=r"corpus .* cannot be written \(Read-only file system\): nothing was done"):
+        c.check_writable()

@@ -112,6 +112,11 @@ def refresh(
 
     settings = Settings.from_env()
     target = Corpus(corpus)
+    try:
+        target.check_writable()
+    except OSError as exc:
+        console.print(f"[red]{exc}[/red]")
+        raise typer.Exit(1)
     source = str(incoming) if incoming is not None else (api_url or DEFAULT_GITHUB_API)
     if incoming is None:
         from aac.collectors.collect import run_github_crawl
