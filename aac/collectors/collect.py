@@ -108,6 +108,7 @@ class CrawlTotals:
     files: int = 0
     new_files: int = 0
     reused: int = 0  # files whose content came from the previous corpus (same blob sha), not downloaded
+    private_skipped: int = 0  # search results in private repositories (the token can see them), left out
     per_platform: dict[str, int] = field(default_factory=dict)
 
 
@@ -180,6 +181,7 @@ class CorpusSink:
         self._prefetched: dict[str, bytes | None] = {}  # contents fetched for sizes, until the leaf is written
         self._waiting: list[_Waiting] = []  # completed partitions, in completion order
         self._unknown: dict[str, None] = {}  # their repos without metadata yet, first-seen order
+        self._private: set[tuple[str, str]] = set()  # results in private repositories, each counted once
 
     def _owners(self, table: str, key: str) -> dict[str, str]:
         out: dict[str, str] = {}
@@ -282,8 +284,12 @@ class CorpusSink:
         """A completed partition: its new files are claimed and their rows made now; the rows wait for the
         metadata of their repos (written at once when every repo is known, see the class docstring)."""
         when = _now()
+        private = {h.key for h in hits.values() if h.private}
+        if private:  # counted in the partition's search results, but a public corpus holds no trace of them
+            self._private |= private
+            self.totals.private_skipped = len(self._private)
         mine = [h for h in sorted(hits.values(), key=lambda h: h.key)
-                if self.owner.get(artifact_id(h.repo, h.path), part) == part]
+                if not h.private and self.owner.get(artifact_id(h.repo, h.path), part) == part]
         held = self._held_rows(part)
         rows = self._rows_of(mine, {aid: r for aid, r in held.items() if r["content_sha256"] is not None}, when)
         fresh = [r for r in rows if r["artifact_id"] not in self.owner]  # claimed by no part before
@@ -568,6 +574,7 @@ class CrawlSummary:
     reused: int = 0  # files whose content came from the previous corpus (blob sha unchanged)
     graphql_requests: int = 0  # batched repository metadata (up to 100 repos per request)
     incomplete_ranges: int = 0  # leaves search kept calling incomplete: their platforms are not judged for removals
+    private_skipped: int = 0  # results in private repositories the token could see: left out
 
     def line(self) -> str:
         return (f"crawl: {self.files} files ({self.new_files} new) from {self.partitions} partitions "
@@ -579,7 +586,9 @@ class CrawlSummary:
                 f"({self.waited_seconds / 3600:.2f} h), {self.secondary_limits} secondary limits, "
                 f"{self.server_errors} server errors"
                 + (f"; {self.incomplete_ranges} ranges stayed incomplete (files there may be missing)"
-                   if self.incomplete_ranges else ""))
+                   if self.incomplete_ranges else "")
+                + (f"; {self.private_skipped} results in private repositories left out" if self.private_skipped
+                   else ""))
 
 
 def run_github_crawl(corpus: Corpus, api_url: str, tokens, platforms: Iterable[str] | None = None,
@@ -634,7 +643,7 @@ def run_github_crawl(corpus: Corpus, api_url: str, tokens, platforms: Iterable[s
                             t.splits, t.checks, st.search_requests, st.core_requests, st.raw_requests,
                             st.rate_limit_waits, st.waited_seconds, st.secondary_limits, st.server_errors,
                             st.not_modified, st.search_not_modified, t.reused, st.graphql_requests,
-                            engine.stats.incomplete)
+                            engine.stats.incomplete, t.private_skipped)
     finally:
         if validators is not None:
             validators.save()

@@ -46,6 +46,7 @@ class Hit:
     blob_sha: str | None = None
     ref: str | None = None  # commit the result's url is pinned to (``?ref=``)
     html_url: str | None = None
+    private: bool = False  # a private repository (a token with the `repo` scope sees them): never stored
 
     @property
     def key(self) -> tuple[str, str]:
@@ -55,9 +56,9 @@ class Hit:
     def from_item(cls, item: dict) -> "Hit":
         url = item.get("url") or ""
         ref = (parse_qs(urlparse(url).query).get("ref") or [None])[0]
-        repo = (item.get("repository") or {}).get("full_name") or ""
-        return cls(repo=repo, path=item.get("path") or "", blob_sha=item.get("sha"), ref=ref,
-                   html_url=item.get("html_url"))
+        repository = item.get("repository") or {}
+        return cls(repo=repository.get("full_name") or "", path=item.get("path") or "", blob_sha=item.get("sha"),
+                   ref=ref, html_url=item.get("html_url"), private=repository.get("private") is True)
 
 
 @dataclass

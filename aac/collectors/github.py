@@ -425,7 +425,7 @@ class GitHubClient:
                               "total_count): check --api-url")
         hits = [Hit.from_item(it) for it in data.get("items") or []]
         return {"total": data.get("total_count"), "incomplete": bool(data.get("incomplete_results")),
-                "hits": [[h.repo, h.path, h.blob_sha, h.ref, h.html_url] for h in hits]}
+                "hits": [[h.repo, h.path, h.blob_sha, h.ref, h.html_url, h.private] for h in hits]}
 
     def search_code(self, query: str, page: int = 1, per_page: int = 100) -> Page:
         p = self._get("search", "/search/code", {"q": query, "page": page, "per_page": per_page}, self._page_payload)
