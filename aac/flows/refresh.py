@@ -72,26 +72,30 @@ def refresh_corpus(corpus: str = "data", api_url: str | None = None, incoming: s
     repositories per GraphQL metadata request (default 100; 0 = REST only). ``api_url`` and ``repo_id`` default to
     the worker's ``AAC_GITHUB_API_URL`` (else api.github.com) and ``AAC_HF_REPO_ID``, as for the CLI."""
     api_url, repo_id = worker_defaults(api_url, repo_id)
-    crawled_now = incoming is None
-    if crawled_now:
-        from aac.flows.crawl import crawl
+    from aac.refresh import refresh_lock
 
-        from aac.refresh import run_folder
+    with refresh_lock(corpus):  # a second refresh of the corpus (a manual one beside the schedule) is refused
+        crawled_now = incoming is None
+        if crawled_now:
+            from aac.flows.crawl import crawl
 
-        folder, resumed = run_folder(corpus)  # a killed or failed run of the last day is resumed, not redone
-        incoming = str(folder)
-        if resumed:
-            print(f"resuming the unfinished refresh crawl in {incoming}")
-        crawl(api_url=api_url, corpus=incoming, platforms=platforms, previous=corpus, graphql_batch=graphql_batch)
-    result = merge_task(corpus, incoming, source=api_url if crawled_now else incoming, platforms=platforms)
-    changed = result["added"] or result["changed"] or result["removed"]
-    if process and (changed or processing_outdated_task(corpus)):  # a new model or processing code: redo stored work
-        result["process"] = process_task(corpus)
-    report_version(result)
-    print(f"version {result['version']}: +{result['added']} ~{result['changed']} -{result['removed']}"
-          + (f"; not judged for removal: {', '.join(result['unjudged'])}" if result["unjudged"] else ""))
-    if publish:
-        from aac.flows.publish import publish_corpus
+            from aac.refresh import run_folder
 
-        result["publish"] = publish_corpus(corpus=corpus, out=out, repo_id=repo_id, upload=bool(repo_id))
+            folder, resumed = run_folder(corpus)  # a killed or failed run of the last day is resumed, not redone
+            incoming = str(folder)
+            if resumed:
+                print(f"resuming the unfinished refresh crawl in {incoming}")
+            crawl(api_url=api_url, corpus=incoming, platforms=platforms, previous=corpus, graphql_batch=graphql_batch)
+        result = merge_task(corpus, incoming, source=api_url if crawled_now else incoming, platforms=platforms)
+        changed = result["added"] or result["changed"] or result["removed"]
+        # a new model or processing code, or artifacts an earlier run merged: redo stored work
+        if process and (changed or processing_outdated_task(corpus)):
+            result["process"] = process_task(corpus)
+        report_version(result)
+        print(f"version {result['version']}: +{result['added']} ~{result['changed']} -{result['removed']}"
+              + (f"; not judged for removal: {', '.join(result['unjudged'])}" if result["unjudged"] else ""))
+        if publish:
+            from aac.flows.publish import publish_corpus
+
+            result["publish"] = publish_corpus(corpus=corpus, out=out, repo_id=repo_id, upload=bool(repo_id))
     return result

@@ -105,9 +105,8 @@ def refresh(
                                            "one request per repository)."),
 ) -> None:
     """Refresh the corpus as a new version: crawl, merge (changelog, tombstones), process what changed."""
-
-    from aac.config import DEFAULT_GITHUB_API, Settings, scrub
-    from aac.refresh.versioning import merge_incoming
+    from aac.config import Settings
+    from aac.refresh import RefreshRunning, refresh_lock
     from aac.store import Corpus
 
     settings = Settings.from_env()
@@ -117,6 +116,22 @@ def refresh(
     except OSError as exc:
         console.print(f"[red]{exc}[/red]")
         raise typer.Exit(1)
+
+    try:
+        with refresh_lock(target.root):
+            _refresh(target, settings, incoming, api_url, platform, process, fetch_workers, graphql_batch)
+    except RefreshRunning as exc:
+        console.print(f"[red]{exc}[/red]")
+        raise typer.Exit(1)
+
+
+def _refresh(target, settings, incoming: Path | None, api_url: str | None, platform: list[str] | None,
+             process: bool, fetch_workers: int | None, graphql_batch: int | None) -> None:
+    """The refresh itself, under the corpus's refresh lock."""
+    from aac.config import DEFAULT_GITHUB_API, scrub
+    from aac.refresh.versioning import merge_incoming
+    from aac.store import Corpus
+
     source = str(incoming) if incoming is not None else (api_url or DEFAULT_GITHUB_API)
     if incoming is None:
         from aac.collectors.collect import run_github_crawl

@@ -280,3 +280,19 @@ def test_a_merge_stopped_before_its_version_row_is_run_again_as_that_version_wit
     assert corpus.sql("SELECT added, changed, removed FROM versions WHERE version = 2").to_pylist() == [
         dict(added=1, changed=1, removed=1)]
     assert report.per_platform["claude"] == {"added": 0, "changed": 1, "removed": 1}
+
+
+def test_a_second_refresh_of_a_corpus_is_refused_while_one_runs(tmp_path):
+    import subprocess
+    import sys
+
+    from aac.refresh import refresh_lock
+
+    with refresh_lock(tmp_path):
+        probe = ("import sys\nfrom aac.refresh import RefreshRunning, refresh_lock\ntry:\n"
+                 f"    with refresh_lock({str(tmp_path)!r}):\n        sys.exit(0)\n"
+                 "except RefreshRunning as exc:\n    print(exc)\n    sys.exit(3)\n")
+        other = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+        assert other.returncode == 3 and "another refresh of" in other.stdout and "pid" in other.stdout
+    with refresh_lock(tmp_path):  # released at the end (and by the kernel if the holder dies)
+        pass
