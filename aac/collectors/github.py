@@ -203,6 +203,11 @@ class GitHubClient:
         self.timeout = timeout
         self.on_wait = on_wait
         self._secrets = [t if isinstance(t, Secret) else Secret(t) for t in tokens]
+        for n, s in enumerate(self._secrets, 1):
+            bad = next((k for k, ch in enumerate(s.reveal()) if not ("!" <= ch <= "~")), None)
+            if bad is not None:  # else an encoding error from deep in the HTTP stack, naming no token
+                raise GitHubError(f"GitHub token {n} has a character an HTTP header cannot carry at position "
+                                  f"{bad + 1} (a pasted quote, space or line break?): fix GITHUB_TOKEN(S)")
         self.tokens = [
             _Token(i, Github(base_url=self.api_url, auth=Auth.Token(s.reveal()), retry=None, timeout=timeout,
                              seconds_between_requests=0, seconds_between_writes=0, per_page=100), s)

@@ -137,3 +137,10 @@ def test_no_backoff_after_the_last_attempt(scripted):
     with pytest.raises(GitHubError, match="gave up after 3 attempts"):
         client.search_code("filename:CLAUDE.md")
     assert slept.count("backoff") == 2
+
+
+@pytest.mark.parametrize("token", ["ghp_abc\u2019def", "ghp_abc def", "ghp_abcdef\n"])
+def test_a_token_no_http_header_can_carry_is_a_clear_error_that_does_not_show_it(token):
+    with pytest.raises(GitHubError, match="token 1 has a character an HTTP header cannot carry") as err:
+        GitHubClient([token], api_url="http://127.0.0.1:9")
+    assert "ghp_abc" not in str(err.value)
