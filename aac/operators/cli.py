@@ -57,8 +57,8 @@ def compact(
             out.write_text(res.text + ("\n" if res.text else ""), encoding="utf-8")
         elif not as_json:
             sys.stdout.write(res.text + "\n")
-    elif out is not None:
-        out.unlink(missing_ok=True)  # an earlier run's output must not pass for this one's
+    elif out is not None and out.exists() and not out.samefile(file):
+        out.unlink()  # an earlier run's output must not pass for this one's (never the input itself)
     if as_json:
         report = res.as_dict()
         if out is None and (not res.unsafe or allow_unsafe):  # "no output written" holds for the report too

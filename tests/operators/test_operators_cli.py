@@ -60,6 +60,8 @@ def test_compact_below_b_min_is_unsafe_nonzero_unless_allowed_and_still_reports(
     assert r.exit_code != 0 and json.loads(r.stdout)["unsafe"] is True and not out.exists()
     r = runner.invoke(app, ["compact", str(src), "--budget", "5", "--json"])
     assert r.exit_code == 3 and "text" not in json.loads(r.stdout)  # "no output written" holds for the report
+    r = runner.invoke(app, ["compact", str(src), "--budget", "5", "--out", str(src)])  # in place, and unsafe
+    assert r.exit_code == 3 and src.read_text(encoding="utf-8") == DOC  # the input is never deleted
     r = runner.invoke(app, ["compact", str(src), "--budget", "5", "--out", str(out), "--json", "--allow-unsafe"])
     assert r.exit_code == 0 and json.loads(r.stdout)["unsafe"] is True
     assert count_tokens(out.read_text()) <= 5
