@@ -207,11 +207,14 @@ def _post_within(client, url: str, body: dict, timeout: float):
     deadline = time.monotonic() + timeout
     with client.stream("POST", url, json=body) as response:
         chunks = []
-        for chunk in response.iter_bytes():
+        for chunk in response.iter_bytes():  # decoded (gzip too)
             chunks.append(chunk)
             if time.monotonic() > deadline:
                 raise httpx.ReadTimeout(f"reply not complete within {timeout:g} s")
-        return httpx.Response(response.status_code, headers=response.headers, content=b"".join(chunks),
+        # the body is decoded already: the headers that describe its wire form would make httpx decode it again
+        headers = [(k, v) for k, v in response.headers.multi_items()
+                   if k.lower() not in ("content-encoding", "content-length", "transfer-encoding")]
+        return httpx.Response(response.status_code, headers=headers, content=b"".join(chunks),
                               request=response.request)
 
 

@@ -212,3 +212,22 @@ def test_retry_after_is_honoured_up_to_a_minute(stub, tmp_path, slept):
                     '{"type": "P", "confidence": 0.8}']
     [p] = _llm(stub, tmp_path, retries=2, backoff=0.01).predict([ItemInput("Run `make`.")])
     assert p.label == "P" and slept == [60.0, 2.0]
+
+
+def test_a_gzip_compressed_reply_is_decoded_once():
+    """Proxies compress JSON replies: the streamed body is decoded by its headers exactly once."""
+    import gzip
+
+    import httpx
+
+    from aac.classifiers.llm import _post_within
+
+    reply = json.dumps({"choices": [{"message": {"content": '{"type": "C", "confidence": 0.9}'}}]}).encode()
+
+    def handler(request):
+        return httpx.Response(200, headers={"content-encoding": "gzip", "content-type": "application/json"},
+                              content=gzip.compress(reply))
+
+    with httpx.Client(transport=httpx.MockTransport(handler)) as client:
+        r = _post_within(client, "http://llm.test/v1/chat/completions", {"model": "m"}, 5.0)
+    assert r.json()["choices"][0]["message"]["content"] == '{"type": "C", "confidence": 0.9}'
