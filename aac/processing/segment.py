@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import textwrap
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import PurePosixPath
 
 import yaml
@@ -312,6 +312,20 @@ def _comment_paragraphs(content: str):
 # A line that is only an XML-style tag: "<rules>", "</tool_calling>", '<code-snippet lang="php">'; not "<https://x>".
 _TAG_ONLY = re.compile(r"^\s*</?[A-Za-z][\w.-]*(?::[\w.-]+)?(?:\s[^<>]*)?/?>\s*$")
 _TAG_NAME = re.compile(r"^\s*</?([A-Za-z][\w.:-]*)")
+_CLOSING_TAG = re.compile(r"</([A-Za-z][\w.:-]*)\s*>")
+
+
+def _wrapper_names(body: str) -> frozenset[str]:
+    """Names a closing tag uses somewhere in the body: "<rules>" ... "</rules>" wraps items; a lone "<API_KEY>"
+    or "<password>" with no closing tag is a placeholder, text to keep."""
+    return frozenset(m.group(1).lower() for m in _CLOSING_TAG.finditer(body))
+
+
+def _wrapper_line(line: str, wrappers: frozenset[str]) -> bool:
+    """A bare tag line that opens or closes a wrapper (no item of its own)."""
+    if _TAG_ONLY.match(line) is None:
+        return False
+    return line.lstrip().startswith("</") or _TAG_NAME.match(line).group(1).lower() in wrappers
 MAX_RESEGMENT_DEPTH = 20  # parts segmented again (tag blocks, unclosed fences) inside one another; deeper ones are not
 
 
@@ -323,11 +337,12 @@ class _Markdown:
     md: MarkdownIt
     headings: tuple[tuple[int, str], ...] = ()
     depth: int = 0
+    wrappers: frozenset[str] = frozenset()  # tag names closed somewhere in the file (see _wrapper_names)
 
 
 def _segment_markdown(body: str, out: _Builder, md: MarkdownIt | _Markdown, line_offset: int) -> bool:
     """Append the body's items; False when nesting past MAX_NESTING made markdown-it drop lines (recovered)."""
-    how = md if isinstance(md, _Markdown) else _Markdown(md)
+    how = md if isinstance(md, _Markdown) else _Markdown(md, wrappers=_wrapper_names(body))
     tokens = how.md.parse(body)
     if tokens and max(t.level for t in tokens) >= MAX_NESTING - 2:
         _recover_lost_lines(body, tokens, out, line_offset, how)
@@ -381,7 +396,7 @@ def _segment_markdown_tokens(body: str, tokens, out: _Builder, line_offset: int,
                 containers[-1][1] = True
                 kind = "bullet"
             quoted = src_lines if quote_depth and tok.map else None
-            _paragraph(tok, inline.content, kind, section, line_offset, quoted, out)
+            _paragraph(tok, inline.content, kind, section, line_offset, quoted, out, how.wrappers)
             i += 3
             continue
         if t == "list_item_open":
@@ -396,7 +411,7 @@ def _segment_markdown_tokens(body: str, tokens, out: _Builder, line_offset: int,
                 quote_depth -= 1
         elif t == "fence" and _unclosed_fence(tok, src_lines):
             out.warn("unclosed_fence")
-            _swallowed_lines(tok, out, line_offset, _Markdown(how.md, tuple(headings), how.depth + 1))
+            _swallowed_lines(tok, out, line_offset, replace(how, headings=tuple(headings), depth=how.depth + 1))
         elif t == "fence" or t == "code_block":
             line = tok.map[0] + 1 + line_offset if tok.map else None
             if t == "fence":
@@ -418,14 +433,18 @@ def _segment_markdown_tokens(body: str, tokens, out: _Builder, line_offset: int,
 
 
 def _paragraph(tok, content: str, kind: str, section: tuple[str, ...], line_offset: int,
-               quoted_lines: list[str] | None, out: _Builder) -> None:
+               quoted_lines: list[str] | None, out: _Builder, wrappers: frozenset[str] = frozenset()) -> None:
     """One item per statement of a paragraph (see statement_lines); a quoted paragraph's items keep their
     ``>`` markers, taken from the source lines once the text without them has been split."""
     line = tok.map[0] + 1 + line_offset if tok.map else None
-    for offset, part in statement_lines(content):
-        if _TAG_ONLY.match(part):  # "<rules>" / "</tool_calling>" wrap items, they are none
+    prev = ""
+    parts = statement_lines(content)
+    for k, (offset, part) in enumerate(parts):
+        if _wrapper_line(part, wrappers):  # "<rules>" / "</tool_calling>" wrap items, they are none
             continue
-        marker = _LIST_MARKER.match(part)
+        following = parts[k + 1][1] if k + 1 < len(parts) else ""
+        marker = _LIST_MARKER.match(part) if offset and _list_item_after(prev, part, following) else None
+        prev = part.split("\n")[-1]
         if marker:  # "6. Read the files" cannot start a list inside a paragraph, but is a list item
             out.add(part[marker.end() :], "bullet", section, None if line is None else line + offset)
             continue
@@ -511,6 +530,25 @@ def _recover_lost_lines(body: str, tokens, out: _Builder, line_offset: int, how:
 
 _END_OF_STATEMENT = re.compile(r"(?:[.!?:;。！？：；]|[.!?]\*\*|\*\*:?)\s*$")
 _LIST_MARKER = re.compile(r"^(?:[-*+]|\d{1,9}[.)])[ \t]+(?=\S)")
+_NUMBERED = re.compile(r"^\d{1,9}[.)][ \t]")
+_LEAD_IN = re.compile(r"(?::|\*\*:?|__:?)\s*$")  # "Steps:", "**Phase 1**": what a list of steps follows
+
+
+def _list_item_after(prev: str, line: str, following: str = "") -> bool:
+    """Whether ``line`` (inside a paragraph) is a list item: a bullet marker, or a number that follows a lead-in
+    or another numbered line ("6. Read ..." after "**Phase 1**"), or that the next number follows ("11. Plan" /
+    "12. Refactor"). A number that merely wraps to the start of a line ("... in December" / "2019. Since then
+    ...") is text."""
+    if _LIST_MARKER.match(line) is None:
+        return False
+    number = _NUMBERED.match(line)
+    if not number:
+        return True
+    prev = prev.strip()
+    if _NUMBERED.match(prev) is not None or _LEAD_IN.search(prev) is not None:
+        return True
+    nxt = _NUMBERED.match(following.strip())
+    return nxt is not None and int(nxt.group(0)[:-2]) == int(number.group(0)[:-2]) + 1
 _STARTS_LABEL = re.compile(r"^(?:\*\*|__|@|--|->|→|•|>|[│├└┌]|\*\w[^*]*(?:\*:|:\*)|[A-Z][\w ./-]{0,30}:\s)")
 _LAST_WORD = re.compile(  # a line ending in a function word continues on the next one
     r"\b(?:a|an|the|and|or|but|nor|of|to|in|on|for|with|at|by|from|as|is|are|be|that|which|who|if|when|than|"
@@ -545,7 +583,7 @@ def statement_lines(text: str) -> list[tuple[int, str]]:
             or _TAG_ONLY.match(b) is not None
             or _END_OF_STATEMENT.search(a) is not None
             or _STARTS_LABEL.match(b) is not None
-            or _LIST_MARKER.match(b) is not None
+            or _list_item_after(a, b, lines[k + 2] if k + 2 < len(lines) else "")
             or (
                 _width(a.strip()) < _SHORT_LINE
                 and not a.rstrip().endswith((",", "(", "-", "/", "—", "–", "、", "，", "&", "+", "="))
@@ -595,11 +633,11 @@ def _html_block(tokens, i: int, src_lines: list[str], out: _Builder, headings: t
         return i + 1
     lines = content.rstrip("\n").split("\n")
     first = tok.map[0] if tok.map else None
-    if first is not None and how.depth < MAX_RESEGMENT_DEPTH and _TAG_ONLY.match(lines[0]):
-        inner = _Markdown(how.md, headings, how.depth + 1)
+    if first is not None and how.depth < MAX_RESEGMENT_DEPTH and _wrapper_line(lines[0], how.wrappers):
+        inner = replace(how, headings=headings, depth=how.depth + 1)
         return _tag_wrapped_block(tokens, i, lines, src_lines, out, line_offset + first, inner)
     section = tuple(h[1] for h in headings)
-    kept = [(k, ln) for k, ln in enumerate(lines) if ln.strip() and not _TAG_ONLY.match(ln)]
+    kept = [(k, ln) for k, ln in enumerate(lines) if ln.strip() and not _wrapper_line(ln, how.wrappers)]
     if kept:
         line = first + kept[0][0] + 1 + line_offset if first is not None else None
         out.add("\n".join(ln for _, ln in kept), "paragraph", section, line)
@@ -610,38 +648,44 @@ def _tag_wrapped_block(tokens, i: int, lines: list[str], src_lines: list[str], o
                        inner: _Markdown) -> int:
     """The content between a block's leading and trailing tag lines, as Markdown or (code tags) one code item."""
     start = 0
-    while start < len(lines) and (not lines[start].strip() or _TAG_ONLY.match(lines[start])):
+    while start < len(lines) and (not lines[start].strip() or _wrapper_line(lines[start], inner.wrappers)):
         start += 1
     end = len(lines)
-    while end > start and (not lines[end - 1].strip() or _TAG_ONLY.match(lines[end - 1])):
+    while end > start and (not lines[end - 1].strip() or _wrapper_line(lines[end - 1], inner.wrappers)):
         end -= 1
     name = _TAG_NAME.match(lines[start - 1]).group(1).lower()
     if name in _CODE_TAGS:
-        section = tuple(h[1] for h in inner.headings)
-        return _code_tag_block(tokens, i, lines, src_lines, out, section, line_offset, (start, end), name)
+        return _code_tag_block(tokens, i, lines, src_lines, out, inner, line_offset, start, name)
     if end > start:
         if not _segment_markdown("\n".join(lines[start:end]), out, inner, line_offset + start):
             out.warn("markdown_nesting_limit")
     return i + 1
 
 
-def _code_tag_block(tokens, i: int, lines: list[str], src_lines: list[str], out: _Builder,
-                    section: tuple[str, ...], line_offset: int, span: tuple[int, int], name: str) -> int:
-    """One code item from a code tag's content. A blank line ends an HTML block, so when the closing tag is
-    further down, the blocks markdown-it made of the code in between are taken back into the item."""
+def _code_tag_block(tokens, i: int, lines: list[str], src_lines: list[str], out: _Builder, inner: _Markdown,
+                    line_offset: int, start: int, name: str) -> int:
+    """One code item from a code tag's content, up to its closing tag; what follows that tag in the same block
+    (an instruction, the next snippet) is segmented on its own. A blank line ends an HTML block, so when the
+    closing tag is further down, the blocks markdown-it made of the code in between are taken back into the item."""
     close = re.compile(rf"^\s*</{re.escape(name)}\s*>\s*$", re.I)
-    start, end = span
+    section = tuple(h[1] for h in inner.headings)
     next_i = i + 1
-    code = lines[start:end]
-    if not any(close.match(ln) for ln in lines[start:]):
+    closed_at = next((k for k in range(start, len(lines)) if close.match(lines[k])), None)
+    rest: list[str] = []
+    if closed_at is not None:
+        code, rest = lines[start:closed_at], lines[closed_at + 1:]
+    else:
+        code = [ln for ln in lines[start:] if not _wrapper_line(ln, inner.wrappers)]
         found = _closing_line(tokens, i, src_lines, close)
         if found is not None:
             close_line, next_i = found
             code = src_lines[tokens[i].map[0] + start : close_line]
-    code = [ln for ln in code if not close.match(ln)]
     while code and not code[0].strip():
         code, start = code[1:], start + 1
     out.add("\n".join(code).rstrip(), "code", section, line_offset + start + 1)
+    if closed_at is not None and any(ln.strip() for ln in rest):
+        if not _segment_markdown("\n".join(rest), out, inner, line_offset + closed_at + 1):
+            out.warn("markdown_nesting_limit")
     return next_i
 
 

@@ -265,3 +265,23 @@ def test_dropped_html_comments_are_counted_in_a_warning():
     doc = segment_document("<!-- keep this rule -->\n\n- a rule\n\n<!-- a\nb --> tail\n", "AGENTS.md")
     assert texts(doc.segments) == ["a rule", "tail"]
     assert doc.warnings == ("html_comments_dropped:2",)
+
+
+def test_text_after_a_closing_code_tag_is_its_own_item_not_code():
+    segs = segment("# T\n<code>\nnpm test\n</code>\nNever commit secrets to the repository.\n", "AGENTS.md")
+    assert [(s.kind, s.text) for s in segs] == [("code", "npm test"),
+                                                ("paragraph", "Never commit secrets to the repository.")]
+    two = segment('<code-snippet name="a">\nfoo();\n</code-snippet>\n<code-snippet name="b">\nbar();\n</code-snippet>\n',
+                  "AGENTS.md")
+    assert [(s.kind, s.text) for s in two] == [("code", "foo();"), ("code", "bar();")]
+
+
+def test_a_number_wrapped_to_the_start_of_a_line_stays_in_its_sentence():
+    text = ("We dropped support for the old API in the release of December\n"
+            "2019. Since then every client must use the v2 endpoints described below\n")
+    assert [s.text for s in segment(text, "AGENTS.md")] == [text.strip()]
+
+
+def test_a_lone_placeholder_tag_is_text_not_a_wrapper():
+    segs = segment("Set the key:\n<YOUR_API_KEY>\nthen run it.\n\n<password>\n", "AGENTS.md")
+    assert "<YOUR_API_KEY>" in [s.text for s in segs] and "<password>" in [s.text for s in segs]
