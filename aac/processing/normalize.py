@@ -42,6 +42,9 @@ DROP_REASONS: tuple[str, ...] = (
 # is Claude's import syntax, written by hand: an instruction, kept.
 _LINK_TARGET = re.compile(r"(?:\.{1,2}/)*[\w.+-]+(?:/[\w.+-]+)*")
 MAX_LINK_BYTES = 255
+# ... naming a file a link would point at: a folder path, a name with an extension ("AGENTS.md") or a dotfile
+# (".cursorrules"), not a one-word note ("TODO.", "v1.2.3")
+_LINK_NAME = re.compile(r"/|[A-Za-z0-9_-]\.[A-Za-z][A-Za-z0-9]{0,9}\Z|\A\.[A-Za-z][\w.-]*\Z")  # or a dotfile
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _CONTROL = re.compile(r"[\x00-\x07\x0e-\x1f\x7f]")
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?)(?:^(?:---|\.\.\.)[ \t]*$)", re.S | re.M)
@@ -135,7 +138,7 @@ def normalize(raw: bytes | str | None, max_bytes: int = MAX_BYTES) -> Normalized
         fixes.append("newlines")
     if not text.strip():
         return Normalized(None, "empty", tuple(fixes))
-    if len(text) <= MAX_LINK_BYTES and ("." in text or "/" in text) and _LINK_TARGET.fullmatch(text):
+    if len(text) <= MAX_LINK_BYTES and _LINK_TARGET.fullmatch(text) and _LINK_NAME.search(text):
         return Normalized(None, "symlink", tuple(fixes))
     if front_matter_ok(text) is False:
         fixes.append("front_matter_invalid")

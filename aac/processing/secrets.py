@@ -50,7 +50,8 @@ _BOUNDED = {"aws_access_key", "github_token", "gitlab_token", "anthropic_key", "
 _PEM = re.compile(r"-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----"
                   r"(?:(?s:.){0,16384}?-----END \1-----"
                   r"|(?:(?:[ \t]*\r?\n[ \t]*[A-Za-z0-9+/=]{16,}[ \t]*)+"  # full base64 lines, then the body's
-                  r"(?:\r?\n[ \t]*[A-Za-z0-9+/]{1,15}={0,2}[ \t]*(?![^\r\n]))?)?)")  # shorter last line
+                  r"(?:\r?\n[ \t]*(?=[A-Za-z]*[0-9+/=])[A-Za-z0-9+/]{1,15}={0,2}[ \t]*(?![^\r\n]))?)?)")  # shorter
+                  # last line: base64 with a digit, "+", "/" or "=" padding; a word on its own line ("Thanks") is prose
 # a PuTTY key file: the header and the "Key: value" / base64 lines that follow it, through its Private-MAC line
 _PUTTY = re.compile(r"PuTTY-User-Key-File-\d+:[^\n]*(?:\r?\n(?:[A-Za-z-]+: [^\n]*|[A-Za-z0-9+/=]{8,}[ \t]*))*")
 _EMAIL_AT = re.compile(r"@([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,24})(?![A-Za-z0-9-])")

@@ -61,5 +61,6 @@ def test_a_symbolic_links_target_path_is_dropped_as_symlink_not_kept_as_instruct
     """GitHub serves a symlink's blob, its target path with no newline, as the file's content."""
     for target in ("AGENTS.md", "../AGENTS.md", "docs/ai/rules.md", ".github/copilot-instructions.md"):
         assert normalize(target.encode()).drop_reason == "symlink"
-    for written in ("@AGENTS.md", "AGENTS.md\n", "See AGENTS.md", "Be concise.", "TODO"):
+    assert normalize(b".cursorrules").drop_reason == "symlink"
+    for written in ("@AGENTS.md", "AGENTS.md\n", "See AGENTS.md", "Be concise.", "TODO", "TODO.", "v1.2.3", "WIP..."):
         assert normalize(written.encode()).kept, written  # an import line, a file someone wrote, prose

@@ -57,6 +57,9 @@ def test_a_key_without_its_end_line_loses_its_short_last_line_too():
     # a short line of words after the body is prose, not the key's last line
     assert scrub(f"-----BEGIN RSA PRIVATE KEY-----\n{body.split(chr(10))[0]}\nab12 more words").text == (
         "[REDACTED:private_key]\nab12 more words")
+    # nor is a word on its own line (base64's last line has a digit, "+", "/" or "=" padding)
+    assert scrub(f"-----BEGIN RSA PRIVATE KEY-----\n{body.split(chr(10))[0]}\nThanks\nNext.").text == (
+        "[REDACTED:private_key]\nThanks\nNext.")
 
 
 def test_a_sentence_underlined_by_a_rule_stays_an_item_and_a_title_stays_a_title():
