@@ -168,6 +168,11 @@ def glob_matches(path: str, pattern: str) -> bool:
 
 @lru_cache(maxsize=4096)
 def _glob_regex(pattern: str) -> re.Pattern:
+    return re.compile(_glob_source(pattern))
+
+
+def _glob_source(pattern: str) -> str:
+    """The regular expression of a glob (see ``glob_matches``); brace alternatives are globs themselves."""
     out, i, n = [], 0, len(pattern)
     while i < n:
         if pattern.startswith("**/", i):
@@ -187,14 +192,14 @@ def _glob_regex(pattern: str) -> re.Pattern:
             body = pattern[i + 1:end]
             out.append("[" + ("^" + body[1:] if body.startswith("!") else body).replace("\\", "\\\\") + "]")
             i = end + 1
-        elif pattern[i] == "{" and "}" in pattern[i:]:  # {ts,tsx}
+        elif pattern[i] == "{" and "}" in pattern[i:]:  # {ts,tsx}, {*.ts,*.tsx}
             end = pattern.index("}", i)
-            out.append("(?:" + "|".join(re.escape(a) for a in pattern[i + 1:end].split(",")) + ")")
+            out.append("(?:" + "|".join(_glob_source(a) for a in pattern[i + 1:end].split(",")) + ")")
             i = end + 1
         else:
             out.append(re.escape(pattern[i]))
             i += 1
-    return re.compile("".join(out))
+    return "".join(out)
 
 
 @dataclass

@@ -56,6 +56,7 @@ def test_unknown_type_is_rejected_with_a_clear_error():
     ("src/a/b/x.ts", "src/**/*.ts", True), ("lib/x.ts", "src/**/*.ts", False), ("pkg/setup.py", "*.py", True),
     ("src/a.tsx", "**/*.{ts,tsx}", True), ("src/a.js", "**/*.{ts,tsx}", False), ("src\\x.ts", "src/**", True),
     ("docs/a.md", "docs/*.md", True), ("docs/x/a.md", "docs/*.md", False), ("c.py", "[!ab].py", True),
+    ("src/a.ts", "src/{*.ts,*.tsx}", True), ("src/a.js", "src/{*.ts,*.tsx}", False),
 ])
 def test_glob_scopes_follow_cursor_globstar_semantics(path, pattern, covered):
     from aac.operators.model import glob_matches
