@@ -290,14 +290,19 @@ class CrawlEngine:
             return False
         before = self.stats.requests
         res = self.fetch_range(query, rng, plan, expect=self.model.target())
-        outcome = plan.observe(Observation(rng, res.reported_total, len(res.hits), res.complete))
+        unanswered = res.incomplete and not res.hits and (res.complete or rng.width == 1)
+        if unanswered:  # not an empty range: the sweep moves past it, but the size models learn nothing from it
+            plan.skip(rng)
+            outcome = "unanswered"
+        else:
+            outcome = plan.observe(Observation(rng, res.reported_total, len(res.hits), res.complete))
         if outcome == "split":
             if rng == SizeRange(plan.lo, plan.hi) and not plan.leaves:
                 plan.add_sample(self._sizes(res.hits))
             self.stats.splits += 1
             self.stats.probes_wasted += res.requests
             sink.split(query, LeafRecord(query, rng, "split", res.reported_total, res.pages, len(res.hits)), res.hits)
-        elif res.incomplete and not res.hits:
+        elif unanswered:
             # an empty answer search called incomplete is a timeout, not an empty range: asked again next run
             self.stats.unanswered += 1
             self.stats.incomplete += 1

@@ -709,6 +709,15 @@ class SweepPlan:
         self.predicted = None
         return "split"
 
+    def skip(self, rng: SizeRange) -> None:
+        """Move past a candidate search did not answer (left pending for the next run): no leaf, no evidence."""
+        if rng.lo != self.pos:
+            raise ValueError(f"skip of {rng} but the sweep is at {self.pos}")
+        self.pos = rng.hi
+        self._skip_done()
+        self.last_split = None
+        self.predicted = None
+
     def should_abort(self, rng: SizeRange, reported_total: int | None, fetched: int, pages: int) -> bool:
         """Whether paging ``rng`` should stop because it cannot be a leaf (never for a one-byte range).
 

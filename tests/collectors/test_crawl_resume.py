@@ -83,6 +83,7 @@ def test_an_empty_answer_search_calls_incomplete_is_left_pending_and_asked_again
     frontier = Corpus(tmp_path).read("crawl_queries").to_pylist()
     assert [(r["state"], r["incomplete"]) for r in frontier] == [("pending", True)]  # not a done leaf of 0 files
     assert engine.stats.unanswered == 1
+    assert engine.model.errors == [] and engine.model.ratios == []  # a timeout is no evidence about sizes
     assert not _tiles(done_leaves(frontier_rows(Corpus(tmp_path))["filename:CLAUDE.md"]))  # the query is unfinished
 
     crawl_queries_into(Corpus(tmp_path), search, queries, lambda h: b"# rules\n", _meta)
