@@ -23,8 +23,17 @@ def _item(row: dict) -> ItemInput:
 
 
 def prediction_fields(p: Prediction) -> dict:
-    return {"type": p.label, "proba": {t: round(v, 4) for t, v in zip(TYPES, p.proba)},
+    return {"type": p.label, "proba": dict(zip(TYPES, rounded_distribution(p.proba))),
             "confidence": round(p.confidence, 4), "abstained": p.abstained, "classifier": p.source}
+
+
+def rounded_distribution(proba, places: int = 4) -> list[float]:
+    """Probabilities rounded to ``places`` that still sum to 1: the rounding remainder goes to the largest."""
+    vals = [round(float(v), places) for v in proba]
+    if vals and sum(proba) > 0:
+        top = max(range(len(vals)), key=vals.__getitem__)
+        vals[top] = round(vals[top] + round(1.0 - sum(vals), places), places)
+    return vals
 
 
 def _json_line(row: dict) -> str:

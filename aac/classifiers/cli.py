@@ -76,6 +76,9 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
             if counts["failed"]:
                 _report_failed(counts["failed"], counts["items"], classifier, clf)
                 raise typer.Exit(1)
+            if counts["errors"]:  # the output holds them, flagged; the exit status says the input was not clean
+                console.print(f"[red]{counts['errors']} lines of {src} are not items (see their error field)[/red]")
+                raise typer.Exit(1)
             return
         _retype(corpus, classifier, runner, address, clf, llm_base_url, llm_model)
 
@@ -162,7 +165,11 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
             raise typer.Exit(2)
         if llm_base_url:
             names += [n for n in ("llm", "safetymargin") if n not in names]
-        eval_table(gold, phrasing, corpus, names, cv, llm_base_url, llm_model, holdouts=holdouts)
+        if corpus is not None and not corpus.is_dir():  # a mistyped --corpus must not score phrasing alone
+            console.print(f"[red]no corpus folder at {corpus}[/red]")
+            raise typer.Exit(2)
+        if not eval_table(gold, phrasing, corpus, names, cv, llm_base_url, llm_model, holdouts=holdouts):
+            raise typer.Exit(2)  # nothing was evaluated (the reason is printed)
 
     from aac.annotation.cli import register as register_annotation
 

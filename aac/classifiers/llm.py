@@ -60,6 +60,7 @@ class EndpointRefused(RuntimeError):
 
 REPLY_FIELDS = ("type", "confidence", "score")  # what a cached reply keeps: nothing the endpoint echoed besides
 MAX_RETRY_AFTER_S = 60.0
+UNREACHABLE_AFTER = 3  # refused connections, before the endpoint ever answered, that stop all further requests
 LOG = logging.getLogger(__name__)
 
 
@@ -225,7 +226,9 @@ class ChatClient:
                  retries: int = 2, concurrency: int = 4, cache: str | Path | None | bool = True, backoff: float = 0.5):
         base_url = base_url or os.environ.get("AAC_LLM_BASE_URL")
         if not base_url:
-            raise RuntimeError("LLM classifiers need --llm-base-url (or AAC_LLM_BASE_URL): an OpenAI-compatible endpoint")
+            # a ValueError: the CLI's one-line error for a missing setting, whichever command asked for the classifier
+            raise ValueError("LLM classifiers need an OpenAI-compatible endpoint: --llm-base-url where the command has "
+                             "it, else AAC_LLM_BASE_URL")
         self.base_url = base_url.rstrip("/")
         self.model = model or os.environ.get("AAC_LLM_MODEL") or "gpt-4o-mini"
         self.api_key = api_key if api_key is not None else api_key_from_env()
@@ -235,6 +238,8 @@ class ChatClient:
         self._client = None
         self._client_lock = threading.Lock()
         self._refused: EndpointRefused | None = None
+        self._answered = False  # the endpoint has answered once: refused connections are then an outage, retried
+        self._unreachable = 0  # connections refused in a row before any answer
 
     def _http(self):
         with self._client_lock:  # one client for all worker threads
@@ -278,6 +283,7 @@ class ChatClient:
             try:
                 r = _post_within(client, f"{self.base_url}/chat/completions", body, self.timeout)
                 self.stats.add(calls=1, latency_s=time.perf_counter() - t0)
+                self._answered = True
                 if r.status_code == 429 or r.status_code >= 500:
                     last, wait = RuntimeError(f"HTTP {r.status_code}"), _retry_after(r)
                     continue
@@ -302,6 +308,12 @@ class ChatClient:
             except (httpx.TimeoutException, httpx.TransportError) as exc:
                 self.stats.add(calls=1, latency_s=time.perf_counter() - t0)
                 last = RuntimeError(_scrub(f"{type(exc).__name__}: {exc}", self.api_key))
+                if isinstance(exc, httpx.ConnectError) and not self._answered:
+                    self._unreachable += 1
+                    if self._unreachable >= UNREACHABLE_AFTER:  # a wrong URL or a server that is not there
+                        self._refused = last = EndpointRefused(
+                            _scrub(f"cannot connect to {self.base_url} ({exc})", self.api_key)[:200])
+                        break
             except (LLMReplyError, KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
                 last = exc if isinstance(exc, LLMReplyError) else LLMReplyError(
                     _scrub(f"malformed response: {exc!r}", self.api_key)[:120])

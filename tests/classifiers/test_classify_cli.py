@@ -23,10 +23,11 @@ def test_classify_jsonl_adds_type_and_proba_and_keeps_bad_lines(tmp_path):
                  "not json",
                  {"id": "c"}])
     res = runner.invoke(app, ["classify", "--in", str(src), "--out", str(out)])
-    assert res.exit_code == 0, res.output
+    assert res.exit_code == 1 and "2 lines of" in " ".join(res.output.split())  # written, but said: not clean
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     assert [r.get("id") for r in rows[:2]] == ["a", "b"] and len(rows) == 4
     assert rows[0]["type"] == "C" and set(rows[0]["proba"]) == {"C", "P", "B", "F", "E"}
+    assert all(abs(sum(r["proba"].values()) - 1.0) < 1e-9 for r in rows[:2])  # rounded, still a distribution
     assert {"confidence", "abstained"} <= set(rows[0])
     assert rows[2]["type"] is None and "line 3" in rows[2]["error"]
     assert rows[3]["id"] == "c" and rows[3]["type"] is None
@@ -40,7 +41,7 @@ def test_classify_jsonl_keeps_undecodable_lines_and_may_write_over_its_input(tmp
              json.dumps({"id": "ok", "text": "Prefer tabs."}).encode()]
     src.write_bytes(b"\n".join(lines) + b"\n")
     res = runner.invoke(app, ["classify", "--in", str(src), "--out", str(src)])
-    assert res.exit_code == 0, res.output
+    assert res.exit_code == 1, res.output  # one undecodable line
     rows = [json.loads(line) for line in src.read_text(encoding="utf-8").splitlines()]
     assert [r.get("id", r.get("line")) for r in rows] == ["bom", 2, "lone", "ok"]
     assert rows[0]["type"] == "C" and rows[2]["text"] == "\ud800 never push" and rows[3]["type"] is not None
@@ -119,6 +120,16 @@ def test_eval_classifiers_prints_every_variant_and_the_paper_figures(tmp_path, g
     assert res.exit_code == 0, res.output
     for word in ("regex", "trained", "cascade", "paper: regex", "paper: safetymargin", "decl."):
         assert word in res.output
+
+
+def test_eval_classifiers_with_nothing_to_evaluate_or_a_missing_corpus_exits_2(tmp_path):
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+    res = runner.invoke(app, ["eval", "classifiers", "--gold", str(empty), "--phrasing", str(empty),
+                              "--classifiers", "regex"])
+    assert res.exit_code == 2
+    res = runner.invoke(app, ["eval", "classifiers", "--corpus", str(tmp_path / "nowhere"), "--classifiers", "regex"])
+    assert res.exit_code == 2 and "no corpus folder" in res.output
 
 
 def test_eval_classifiers_refuses_an_unknown_holdout(gold_path, phrasing_path):

@@ -148,7 +148,7 @@ def test_strict_parser_rejects_prose_around_json():
 
 def test_llm_without_endpoint_is_a_clear_error(monkeypatch):
     monkeypatch.delenv("AAC_LLM_BASE_URL", raising=False)
-    with pytest.raises(RuntimeError, match="--llm-base-url"):
+    with pytest.raises(ValueError, match="--llm-base-url"):
         LLMClassifier(cache=None)
 
 
@@ -231,3 +231,26 @@ def test_a_gzip_compressed_reply_is_decoded_once():
     with httpx.Client(transport=httpx.MockTransport(handler)) as client:
         r = _post_within(client, "http://llm.test/v1/chat/completions", {"model": "m"}, 5.0)
     assert r.json()["choices"][0]["message"]["content"] == '{"type": "C", "confidence": 0.9}'
+
+
+def test_an_endpoint_that_never_answers_stops_further_requests_after_three_refused_connections(tmp_path, slept):
+    clf = LLMClassifier(base_url="http://127.0.0.1:1/v1", model="m", cache=tmp_path / "c.duckdb", retries=2,
+                        concurrency=1)
+    preds = clf.predict([ItemInput(f"rule {n}") for n in range(50)])
+    assert all(p.abstained and p.source == "llm:error" for p in preds)
+    assert clf.stats["calls"] == 3 and len(slept) == 2  # not 150 connections and 100 backoffs
+    assert "cannot connect to http://127.0.0.1:1/v1" in clf.stats["first_error"]
+
+
+def test_a_command_asked_for_the_llm_classifier_without_an_endpoint_says_so_in_one_line(tmp_path, monkeypatch):
+    import subprocess
+    import sys
+
+    monkeypatch.delenv("AAC_LLM_BASE_URL", raising=False)
+    doc = tmp_path / "CLAUDE.md"
+    doc.write_text("- Never push to main.\n", encoding="utf-8")
+    res = subprocess.run([sys.executable, "-m", "aac", "compact", str(doc), "--budget", "0.5", "--classifier", "llm"],
+                         capture_output=True, text=True, env={k: v for k, v in __import__("os").environ.items()
+                                                              if k != "AAC_LLM_BASE_URL"})
+    assert res.returncode == 2 and "AAC_LLM_BASE_URL" in res.stderr and "Traceback" not in res.stderr
+    assert len(res.stderr.strip().splitlines()) == 1
