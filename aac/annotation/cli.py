@@ -62,8 +62,9 @@ def register(app: typer.Typer) -> None:
 
     @ann.command("boundary")
     def boundary(corpus: Path = CorpusOpt, items: int = typer.Option(800, "--items", min=1),
-                 per_repo: int = typer.Option(20, "--per-repo", help="at most this many items of one repository"),
-                 threshold: Optional[float] = typer.Option(None, "--threshold", help="P(C) the boundary sits at "
+                 per_repo: int = typer.Option(20, "--per-repo", min=1, help="at most this many items of one repository"),
+                 threshold: Optional[float] = typer.Option(None, "--threshold", min=0.0, max=1.0,
+                                                           help="P(C) the boundary sits at "
                                                            "(default: the default classifier's C threshold)"),
                  out: Path = typer.Option(Path("annotation-boundary"), "--out",
                                           help="Folder for sample.jsonl (with P(C)) + blind Label Studio tasks")) -> None:
@@ -91,7 +92,7 @@ def register(app: typer.Typer) -> None:
 
     @ann.command("import-ls")
     def import_ls(export: Path = typer.Argument(..., help="Label Studio JSON export"), corpus: Path = CorpusOpt,
-                  round_: int = typer.Option(1, "--round")) -> None:
+                  round_: int = typer.Option(1, "--round", min=1)) -> None:
         """Import a Label Studio JSON export (one row per annotator and item) into the annotations table."""
         from aac.annotation.labelstudio import import_export
 
@@ -116,12 +117,15 @@ def register(app: typer.Typer) -> None:
     @ann.command("import-labels")
     def import_labels(path: Path = typer.Argument(..., help="per-annotator label file (id, label, meta)"),
                       annotator: str = typer.Option(..., "--annotator"), items: Optional[Path] = typer.Option(None, "--items", help="items file with id, text, section"),
-                      corpus: Path = CorpusOpt, round_: int = typer.Option(1, "--round", help="annotation round")) -> None:
+                      corpus: Path = CorpusOpt, round_: int = typer.Option(1, "--round", min=1, help="annotation round")) -> None:
         """Import one annotator's label file (e.g. gold_dev_labels_A.jsonl with gold_dev_items.jsonl)."""
         from aac.annotation.formats import import_label_file
 
+        if not annotator.strip():  # an empty name makes a nameless annotator in agreement and the gold view
+            console.print("[red]--annotator needs a name[/red]")
+            raise typer.Exit(2)
         try:
-            rows = import_label_file(path, annotator, items, round_)
+            rows = import_label_file(path, annotator.strip(), items, round_)
         except (OSError, ValueError, KeyError) as exc:
             console.print(f"[red]{path}: {exc}[/red]")
             raise typer.Exit(2)

@@ -55,7 +55,8 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
         try:
             clf = get_classifier(classifier, **llm_options(classifier, llm_base_url, llm_model))
         except (KeyError, RuntimeError, FileNotFoundError, ValueError) as exc:
-            console.print(f"[red]{exc}[/red]")
+            message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc  # not KeyError's quoted repr
+            console.print(f"[red]{message}[/red]")
             raise typer.Exit(2)
         if src is not None:
             if out is None:
@@ -91,7 +92,8 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
         no_cv: bool = typer.Option(False, "--no-cv", help="Skip the grouped cross-validation figures."),
         clusters: bool = typer.Option(False, "--clusters", help="Add HDBSCAN cluster ids over PCA-reduced static embeddings (implies --single-stage)."),
         single_stage: bool = typer.Option(False, "--single-stage", help="One five-way softmax instead of a constraint stage + a four-way model."),
-        beta: float = typer.Option(2.0, "--beta", help="F-beta on constraints that picks the C threshold out of fold."),
+        beta: float = typer.Option(2.0, "--beta", min=0.01, help="F-beta on constraints that picks the C threshold "
+                                   "out of fold."),
         annotated: list[Path] = typer.Option([], "--annotated", help="Labels of segmented sample items without their text "
                                              "(id, repo, path, label), repeatable; the package's own: "
                                              "aac/classifiers/data/annotated_sample.jsonl."),
@@ -112,6 +114,9 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
         if corpus is not None:
             from aac.annotation.store import gold_from_corpus
 
+            if not corpus.is_dir():  # a mistyped --corpus must not train on the package's examples alone
+                console.print(f"[red]no corpus folder at {corpus}[/red]")
+                raise typer.Exit(2)
             data = gold_from_corpus(corpus)
             golds.extend(data)
             sources.append(f"gold view of corpus {corpus} ({len(data)} items)")

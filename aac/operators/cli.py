@@ -163,7 +163,7 @@ def eval_operators(
     policies: Path = typer.Option(None, "--policies", help="Folder with retail_policy.md (default: shared data)."),
     plots: Path = typer.Option(None, "--plots", help="Write Figure 2 and Figure 3 PNGs here."),
     json_out: Path = typer.Option(None, "--json", help="Write every table and figure as JSON here."),
-    limit: int = typer.Option(0, "--limit", help="Use only the first N configurations (0 = all)."),
+    limit: int = typer.Option(0, "--limit", min=0, help="Use only the first N configurations (0 = all)."),
     classifier: str = typer.Option("default", "--classifier", help="Classifier registry name."),
 ) -> None:
     """Tables 5–8 and Figures 2–3 of the paper, recomputed on real configurations."""

@@ -37,3 +37,14 @@ def test_import_two_annotators_then_agreement_queue_and_adjudication(tmp_path):
         assert con.sql(f"select label from gold where item_id = '{item_id}'").fetchall() == [("C",)]
     finally:
         con.close()
+
+
+def test_import_labels_refuses_a_nameless_annotator_and_a_round_below_one(tmp_path):
+    labels = str(shared_file("gold_dev_labels_A.jsonl"))
+    items = str(shared_file("gold_dev_items.jsonl"))
+    root = str(tmp_path / "c")
+    res = runner.invoke(app, ["annotate", "import-labels", labels, "--annotator", " ", "--items", items, "--corpus", root])
+    assert res.exit_code == 2 and "--annotator needs a name" in res.output
+    res = runner.invoke(app, ["annotate", "import-labels", labels, "--annotator", "A", "--items", items, "--corpus", root,
+                              "--round", "-1"])
+    assert res.exit_code == 2

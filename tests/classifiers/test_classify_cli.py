@@ -158,3 +158,8 @@ def test_classify_train_reads_annotated_labels_against_their_sample(tmp_path):
     bad.write_text(json.dumps({"id": "s000000000000", "repo": "o/r", "path": "AGENTS.md", "label": "C"}) + "\n")
     res = runner.invoke(app, ["classify", "train", "--annotated", str(bad), "--sample", str(sample), "--out", str(out)])
     assert res.exit_code == 2 and "match no item" in res.output
+
+
+def test_classify_train_refuses_a_missing_corpus_folder(tmp_path):
+    res = runner.invoke(app, ["classify", "train", "--corpus", str(tmp_path / "nowhere"), "--out", str(tmp_path / "m")])
+    assert res.exit_code == 2 and "no corpus folder" in res.output and not (tmp_path / "m").exists()
