@@ -94,6 +94,12 @@ class GitHubError(RuntimeError):
         self.status = status
 
 
+def _page_payload_current(payload: Any) -> bool:
+    """A stored search page in today's shape: its hits say whether their repository is private (pages stored
+    before they did would let a private repository's files back in on a 304)."""
+    return isinstance(payload, dict) and all(len(h) == 6 for h in payload.get("hits") or [])
+
+
 def _retry_after(value: Any) -> float | None:
     """Seconds a ``retry-after`` header asks for (a number; GitHub never sends the HTTP-date form), else None."""
     try:
@@ -406,12 +412,16 @@ class GitHubClient:
         self._next = 0
         log.warning("a GitHub token was refused (401, revoked or expired?): going on with %d other(s)", len(self.tokens))
 
-    def _get(self, resource: str, path: str, params: dict | None, parse: Callable[[Any], Any]) -> Any:
-        """A GET whose parsed answer is reused on a 304: conditional when the validators know the request."""
+    def _get(self, resource: str, path: str, params: dict | None, parse: Callable[[Any], Any],
+             current: Callable[[Any], bool] | None = None) -> Any:
+        """A GET whose parsed answer is reused on a 304: conditional when the validators know the request and
+        its stored answer is ``current`` (in the shape ``parse`` gives now; an older shape is asked afresh)."""
         if self.validators is None:
             return parse(self._api(resource, path, params)[1])
         key = request_key(path, params)
         known = self.validators.get(key)
+        if known is not None and current is not None and not current(known.payload):
+            known = None
         got, data = self._api(resource, path, params, known.conditional_headers() if known else None)
         if data is None and known is not None:
             self.stats.not_modified += 1
@@ -433,7 +443,8 @@ class GitHubClient:
                 "hits": [[h.repo, h.path, h.blob_sha, h.ref, h.html_url, h.private] for h in hits]}
 
     def search_code(self, query: str, page: int = 1, per_page: int = 100) -> Page:
-        p = self._get("search", "/search/code", {"q": query, "page": page, "per_page": per_page}, self._page_payload)
+        p = self._get("search", "/search/code", {"q": query, "page": page, "per_page": per_page}, self._page_payload,
+                      current=_page_payload_current)
         return Page([Hit(*h) for h in p["hits"]], p["total"], p["incomplete"])
 
     def repo_meta(self, full_name: str) -> dict | None:
