@@ -714,6 +714,7 @@ class SweepPlan:
         if rng.lo != self.pos:
             raise ValueError(f"skip of {rng} but the sweep is at {self.pos}")
         self.pos = rng.hi
+        self.sizes, self.sized_from = [], rng.hi  # the query's sizes are no longer known whole (see sizes_complete)
         self._skip_done()
         self.last_split = None
         self.predicted = None

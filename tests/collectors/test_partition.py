@@ -106,6 +106,17 @@ def test_resume_continues_after_the_covered_prefix_only():
     assert plan.next_range().lo == 250
 
 
+def test_a_skipped_range_leaves_the_querys_sizes_incomplete():
+    plan = SweepPlan(LossModel(), SizePrior(), hi=1000)
+    plan.add_sample([])
+    plan.observe(Observation(SizeRange(0, 100), None, 5, True))
+    plan.add_sizes(SizeRange(0, 100), [10, 20, 30, 40, 50])
+    plan.skip(SizeRange(100, 400))  # search never answered it: its files are unknown
+    plan.observe(Observation(SizeRange(400, 1000), None, 2, True))
+    plan.add_sizes(SizeRange(400, 1000), [500, 600])
+    assert plan.finished and not plan.sizes_complete()
+
+
 def test_resume_fills_a_gap_and_jumps_over_the_finished_leaves_after_it():
     """A range left pending (search answered it only with empty incomplete pages) is asked again; the finished
     leaves past it are not."""
