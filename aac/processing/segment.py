@@ -321,11 +321,17 @@ def _wrapper_names(body: str) -> frozenset[str]:
     return frozenset(m.group(1).lower() for m in _CLOSING_TAG.finditer(body))
 
 
+_VOID_TAGS = frozenset({"br", "hr", "img", "input", "meta", "link", "source", "wbr", "area", "col", "embed", "track"})
+
+
 def _wrapper_line(line: str, wrappers: frozenset[str]) -> bool:
-    """A bare tag line that opens or closes a wrapper (no item of its own)."""
+    """A bare tag line that is markup, no item of its own: it closes a tag, opens one the file closes somewhere,
+    or is an HTML element with no content ("<br/>", "<img ... />"). A lone "<API_KEY>" is none of these: text."""
     if _TAG_ONLY.match(line) is None:
         return False
-    return line.lstrip().startswith("</") or _TAG_NAME.match(line).group(1).lower() in wrappers
+    name = _TAG_NAME.match(line).group(1).lower()
+    return (line.lstrip().startswith("</") or line.rstrip().endswith("/>") or name in _VOID_TAGS
+            or name in wrappers)
 MAX_RESEGMENT_DEPTH = 20  # parts segmented again (tag blocks, unclosed fences) inside one another; deeper ones are not
 
 
@@ -633,7 +639,10 @@ def _html_block(tokens, i: int, src_lines: list[str], out: _Builder, headings: t
         return i + 1
     lines = content.rstrip("\n").split("\n")
     first = tok.map[0] if tok.map else None
-    if first is not None and how.depth < MAX_RESEGMENT_DEPTH and _wrapper_line(lines[0], how.wrappers):
+    # a block opened by a bare tag line wraps what follows it, closed or not (a misspelt or cut-off closing tag);
+    # a block of that line alone is markup, or a placeholder kept as text below
+    opened = _TAG_ONLY.match(lines[0]) is not None and sum(1 for ln in lines if ln.strip()) > 1
+    if first is not None and how.depth < MAX_RESEGMENT_DEPTH and opened:
         inner = replace(how, headings=headings, depth=how.depth + 1)
         return _tag_wrapped_block(tokens, i, lines, src_lines, out, line_offset + first, inner)
     section = tuple(h[1] for h in headings)
@@ -648,7 +657,7 @@ def _tag_wrapped_block(tokens, i: int, lines: list[str], src_lines: list[str], o
                        inner: _Markdown) -> int:
     """The content between a block's leading and trailing tag lines, as Markdown or (code tags) one code item."""
     start = 0
-    while start < len(lines) and (not lines[start].strip() or _wrapper_line(lines[start], inner.wrappers)):
+    while start < len(lines) and (not lines[start].strip() or _TAG_ONLY.match(lines[start])):
         start += 1
     end = len(lines)
     while end > start and (not lines[end - 1].strip() or _wrapper_line(lines[end - 1], inner.wrappers)):

@@ -285,3 +285,10 @@ def test_a_number_wrapped_to_the_start_of_a_line_stays_in_its_sentence():
 def test_a_lone_placeholder_tag_is_text_not_a_wrapper():
     segs = segment("Set the key:\n<YOUR_API_KEY>\nthen run it.\n\n<password>\n", "AGENTS.md")
     assert "<YOUR_API_KEY>" in [s.text for s in segs] and "<password>" in [s.text for s in segs]
+
+
+def test_a_block_opened_by_a_tag_never_closed_is_still_read_inside_and_empty_elements_are_markup():
+    text = ("# Project rules\n\n<instructions>\n- Never push to main.\n- Always run the tests before committing.\n"
+            "</instruction>\n\n<br/>\n\n<p align=\"center\">\n<img src=\"logo.png\" />\n</p>\n")
+    assert [(s.kind, s.text) for s in segment(text, "AGENTS.md")] == [
+        ("bullet", "Never push to main."), ("bullet", "Always run the tests before committing.")]
