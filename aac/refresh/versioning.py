@@ -156,9 +156,29 @@ def _next_version(corpus: Corpus) -> int:
 
 
 def _logged(corpus: Corpus, version: int) -> list[dict]:
-    """The changelog rows of ``version``: artifact_id, change, platform."""
-    return corpus.sql(f"SELECT artifact_id, change, platform FROM changelog WHERE version = {int(version)} "
+    """The changelog rows of ``version``: artifact_id, change, platform, new_hash."""
+    return corpus.sql(f"SELECT artifact_id, change, platform, new_hash FROM changelog WHERE version = {int(version)} "
                       "ORDER BY artifact_id").to_pylist()
+
+
+def _unapplied(earlier: list[dict], relogged: set[str], plan: RefreshPlan, current: pa.Table) -> set[str]:
+    """Ids an earlier attempt at this version logged but that the corpus does not show, and this run does not log
+    again: an addition or change whose content the corpus does not hold (now unchanged means the corpus already
+    matches the crawl), a removal of an artifact that is not tombstoned."""
+    unchanged = set(plan.unchanged)
+    tombstoned = _keys(current)[1] if earlier else set()
+    out = set()
+    for r in earlier:
+        aid = r["artifact_id"]
+        if aid in relogged:
+            continue
+        if r["change"] == "removed":
+            applied = aid in tombstoned
+        else:
+            applied = aid in unchanged and plan.new_hash.get(aid) == r["new_hash"]
+        if not applied:
+            out.add(aid)
+    return out
 
 
 def _changelog(plan: RefreshPlan, version: int, rows: dict[str, dict], now: dt.datetime) -> pa.Table:
@@ -190,10 +210,20 @@ def apply_refresh(corpus: Corpus, crawled: pa.Table, process: Processor | None =
     rows = {r["artifact_id"]: r for r in current.select(meta_cols).to_pylist()}
     rows.update({r["artifact_id"]: r for r in crawled.select([c for c in meta_cols if c in crawled.column_names]).to_pylist()})
     changelog = _changelog(plan, version, rows, now)
+    # A changelog for this version already, with no versions row: an earlier attempt stopped part-way. What it
+    # logged and applied stays this version's; what it logged but never applied (the crawl has changed since) goes.
+    earlier = _logged(corpus, version) if corpus.exists("changelog") else []
+    unapplied = _unapplied(earlier, set(changelog.column("artifact_id").to_pylist()), plan, current)
+    if unapplied:
+        log_all = corpus.read("changelog")
+        gone = pc.and_(pc.equal(log_all.column("version"), version), _isin(log_all, "artifact_id", unapplied))
+        corpus.replace("changelog", log_all.filter(pc.invert(gone)))
     if changelog.num_rows:
         corpus.upsert("changelog", changelog)
+    # what the earlier attempt merged goes through again (its items may not have been rewritten)
+    merged_before = {r["artifact_id"] for r in earlier if r["change"] != "removed" and r["artifact_id"] not in unapplied}
 
-    fresh = crawled.filter(_isin(crawled, "artifact_id", plan.to_process))
+    fresh = crawled.filter(_isin(crawled, "artifact_id", sorted(set(plan.to_process) | merged_before)))
     if process is not None and fresh.num_rows:
         produced = process(fresh)
         new_artifacts = produced["artifacts"]
@@ -216,8 +246,8 @@ def apply_refresh(corpus: Corpus, crawled: pa.Table, process: Processor | None =
 
         corpus.upsert("artifacts", pa.concat_tables([conform(new_artifacts, ARTIFACTS), conform(tomb, ARTIFACTS)]))
 
-    if plan.changed or new_items is not None:
-        stale = set(plan.to_process)
+    if plan.changed or new_items is not None or merged_before:
+        stale = set(plan.to_process) | merged_before
         items = corpus.read("items")
         kept = items.filter(pc.invert(_isin(items, "artifact_id", stale))) if items.num_rows else items
         if new_items is not None and new_items.num_rows:

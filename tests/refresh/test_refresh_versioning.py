@@ -296,3 +296,48 @@ def test_a_second_refresh_of_a_corpus_is_refused_while_one_runs(tmp_path):
         assert other.returncode == 3 and "another refresh of" in other.stdout and "pid" in other.stdout
     with refresh_lock(tmp_path):  # released at the end (and by the kernel if the holder dies)
         pass
+
+
+def test_what_a_stopped_merge_logged_but_never_applied_is_not_counted_when_the_crawl_changed_since(corpus,
+                                                                                                   monkeypatch):
+    from aac.store import Corpus
+
+    apply_refresh(corpus, crawl(FILES_V1), RecordingProcessor(), now=T1)
+    seen_then = dict(FILES_V1)
+    seen_then[("d/w", ".windsurfrules", "windsurf")] = "- brand new"  # the first attempt sees an addition ...
+    real = Corpus.upsert
+
+    def dying(self, table, *a, **kw):
+        if table == "artifacts":
+            raise OSError("disk full")
+        return real(self, table, *a, **kw)
+
+    monkeypatch.setattr(Corpus, "upsert", dying)
+    with pytest.raises(OSError):
+        apply_refresh(corpus, crawl(seen_then), None, now=T2)
+    monkeypatch.undo()
+    report = apply_refresh(corpus, crawl(FILES_V1), None, now=T2)  # ... gone again before the rerun
+    assert (report.version, report.added, report.changed, report.removed, report.unchanged) == (2, 0, 0, 0, 4)
+    assert corpus.sql("SELECT count(*) AS n FROM changelog WHERE version = 2").to_pylist() == [{"n": 0}]
+
+
+def test_items_a_stopped_merge_left_beside_new_content_are_dropped_by_the_rerun(corpus, monkeypatch):
+    from aac.store import Corpus
+
+    apply_refresh(corpus, crawl(FILES_V1), RecordingProcessor(), now=T1)
+    real = Corpus.replace
+
+    def dying(self, table, *a, **kw):
+        if table == "items":
+            raise OSError("disk full")
+        return real(self, table, *a, **kw)
+
+    monkeypatch.setattr(Corpus, "replace", dying)
+    with pytest.raises(OSError):
+        apply_refresh(corpus, crawl(_v2_files()), None, now=T2)
+    monkeypatch.undo()
+    apply_refresh(corpus, crawl(_v2_files()), None, now=T2)
+    edited = artifact_id("a/x", "CLAUDE.md")
+    assert corpus.sql(f"SELECT count(*) AS n FROM items WHERE artifact_id = '{edited}'").to_pylist() == [{"n": 0}]
+    assert corpus.sql(f"SELECT status FROM artifacts WHERE artifact_id = '{edited}'").to_pylist() == [
+        {"status": PENDING}]  # waits for processing, which itemises its new content
