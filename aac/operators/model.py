@@ -154,16 +154,30 @@ def _preamble_covers(scope: str, topic: str) -> bool:
 def glob_matches(path: str, pattern: str) -> bool:
     """Cursor/Copilot glob semantics: ``**/`` spans any number of folders (none too: ``src/**/*.ts`` covers
     ``src/x.ts``), ``*`` and ``?`` stay within one name, and a pattern without "/" matches the file's name at any
-    depth (``*.py`` covers ``pkg/setup.py``). Paths are compared with "/" separators and without a leading "./"."""
+    depth (``*.py`` covers ``pkg/setup.py``); braces are alternatives, each a glob of its own (``{*.md,docs/**}``).
+    Paths are compared with "/" separators and without a leading "./"."""
     path = path.replace("\\", "/")
     while path.startswith("./"):
         path = path[2:]
     pattern = pattern.strip().replace("\\", "/").lstrip("/")
     while pattern.startswith("./"):
         pattern = pattern[2:]
-    if "/" not in pattern:
-        path = path.rsplit("/", 1)[-1]
-    return _glob_regex(pattern).fullmatch(path) is not None
+    name = path.rsplit("/", 1)[-1]
+    return any(_glob_regex(alt).fullmatch(path if "/" in alt else name) is not None for alt in _braces(pattern))
+
+
+def _braces(pattern: str, limit: int = 256) -> list[str]:
+    """The patterns a glob's braces stand for, innermost first: "a{b,{c,d}}" is ab, ac, ad (at most ``limit``)."""
+    out, todo = [], [pattern]
+    while todo and len(out) + len(todo) <= limit:
+        p = todo.pop(0)
+        close = p.find("}")
+        open_ = p.rfind("{", 0, close) if close > 0 else -1
+        if open_ < 0:
+            out.append(p)
+            continue
+        todo.extend(p[:open_] + alt + p[close + 1:] for alt in p[open_ + 1:close].split(","))
+    return list(dict.fromkeys(out + todo))
 
 
 @lru_cache(maxsize=4096)
@@ -172,7 +186,7 @@ def _glob_regex(pattern: str) -> re.Pattern:
 
 
 def _glob_source(pattern: str) -> str:
-    """The regular expression of a glob (see ``glob_matches``); brace alternatives are globs themselves."""
+    """The regular expression of a glob without braces (see ``glob_matches``, which expands them first)."""
     out, i, n = [], 0, len(pattern)
     while i < n:
         if pattern.startswith("**/", i):
@@ -191,10 +205,6 @@ def _glob_source(pattern: str) -> str:
             end = pattern.index("]", i + 2)
             body = pattern[i + 1:end]
             out.append("[" + ("^" + body[1:] if body.startswith("!") else body).replace("\\", "\\\\") + "]")
-            i = end + 1
-        elif pattern[i] == "{" and "}" in pattern[i:]:  # {ts,tsx}, {*.ts,*.tsx}
-            end = pattern.index("}", i)
-            out.append("(?:" + "|".join(_glob_source(a) for a in pattern[i + 1:end].split(",")) + ")")
             i = end + 1
         else:
             out.append(re.escape(pattern[i]))

@@ -57,6 +57,7 @@ def test_unknown_type_is_rejected_with_a_clear_error():
     ("src/a.tsx", "**/*.{ts,tsx}", True), ("src/a.js", "**/*.{ts,tsx}", False), ("src\\x.ts", "src/**", True),
     ("docs/a.md", "docs/*.md", True), ("docs/x/a.md", "docs/*.md", False), ("c.py", "[!ab].py", True),
     ("src/a.ts", "src/{*.ts,*.tsx}", True), ("src/a.js", "src/{*.ts,*.tsx}", False),
+    ("pkg/README.md", "{*.md,docs/**}", True), ("docs/x/a.txt", "{*.md,docs/**}", True), ("a.c", "{a,{b,c}}.c", True),
 ])
 def test_glob_scopes_follow_cursor_globstar_semantics(path, pattern, covered):
     from aac.operators.model import glob_matches
