@@ -144,8 +144,23 @@ USER_ERRORS = (OSError, ValueError, KeyError)  # ValueError covers JSON and Unic
 
 
 def main() -> None:
+    from typer.exceptions import Abort, TyperException
+
     try:
-        app()
+        code = app(standalone_mode=False, prog_name="aac")  # usage errors come here too, said in one line
+    except TyperException as exc:  # an unknown option, a value out of range, a missing argument, ...
+        if type(exc).__name__ == "NoArgsIsHelpError":
+            raise SystemExit(2) from None  # the help was printed
+        from rich.markup import escape
+
+        ctx = getattr(exc, "ctx", None)
+        where = f"  (see `{ctx.command_path} --help`)" if ctx is not None else ""
+        console.print(f"[red]error:[/red] {escape(' '.join(exc.format_message().split()))}{escape(where)}",
+                      highlight=False)
+        raise SystemExit(exc.exit_code) from None
+    except Abort:
+        console.print("[red]aborted[/red]")
+        raise SystemExit(1) from None
     except USER_ERRORS as exc:
         if os.environ.get("AAC_DEBUG"):
             raise
@@ -156,6 +171,7 @@ def main() -> None:
         console.print(f"[red]error:[/red] {escape(scrub(one_line(exc)))}  (AAC_DEBUG=1 shows the traceback)",
                       highlight=False)
         raise SystemExit(2) from None
+    raise SystemExit(code if isinstance(code, int) else 0)
 
 
 if __name__ == "__main__":

@@ -86,3 +86,27 @@ def test_a_long_error_stays_on_one_line_of_the_log(tmp_path, monkeypatch, capsys
 def test_one_line_folds_a_multi_line_message():
     assert cli.one_line(ConnectionError("cannot reach\n  https://hub.example\n(retries exhausted)")) == \
         "ConnectionError: cannot reach https://hub.example (retries exhausted)"
+
+
+@pytest.mark.parametrize("args, says", [
+    (["--bogus"], "error: No such option: --bogus (see `aac --help`)"),
+    (["demo", "--files", "0"], "error: Invalid value for '--files'"),
+    (["sql"], "error: Missing argument 'query'. (see `aac sql --help`)"),
+])
+def test_a_usage_error_is_one_line_too(monkeypatch, capsys, args, says):
+    monkeypatch.setattr(sys, "argv", ["aac", *args])
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main()
+    err = capsys.readouterr().err
+    assert exit_info.value.code == 2 and len(err.strip().splitlines()) == 1 and says in " ".join(err.split())
+
+
+def test_a_command_that_succeeds_or_exits_with_its_own_status_keeps_it(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(sys, "argv", ["aac", "sql", "--corpus", str(tmp_path), "-f", "csv", "select 1 as x"])
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main()
+    assert exit_info.value.code == 0 and capsys.readouterr().out.split() == ["x", "1"]
+    monkeypatch.setattr(sys, "argv", ["aac", "sql", "--corpus", str(tmp_path / "nowhere"), "select 1"])
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main()
+    assert exit_info.value.code == 2
