@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import importlib
 import json
-import math
 import os
 import sys
 from pathlib import Path
 
 import typer
 from rich.console import Console
+
+from aac.jsonsafe import finite
 
 app = typer.Typer(help="AgentArtifactCorpus: crawl, process, type and publish AI coding-agent configuration files.",
                   no_args_is_help=True, pretty_exceptions_show_locals=False)
@@ -80,7 +81,7 @@ def sql(
         keys = _unique_names(names)
         if keys != names:
             console.print(f"[yellow]repeated column names renamed in JSON: {', '.join(keys)}[/yellow]")
-        sys.stdout.write(json.dumps(_finite([dict(zip(keys, r)) for r in rows]), default=str, ensure_ascii=False)
+        sys.stdout.write(json.dumps(finite([dict(zip(keys, r)) for r in rows]), default=str, ensure_ascii=False)
                          + "\n")
     elif format == "csv":
         import csv
@@ -105,7 +106,7 @@ def _csv_cell(value):
     """Lists and structs (section paths, type probabilities) as JSON, which every CSV reader can parse back,
     not as Python's repr."""
     if isinstance(value, (list, dict)):
-        return json.dumps(_finite(value), default=str, ensure_ascii=False)
+        return json.dumps(finite(value), default=str, ensure_ascii=False)
     return value
 
 
@@ -117,17 +118,6 @@ def _unique_names(names: list[str]) -> list[str]:
         seen[name] = seen.get(name, 0) + 1
         out.append(name if seen[name] == 1 else f"{name}_{seen[name]}")
     return out
-
-
-def _finite(value):
-    """NaN and infinities as null: JSON has no spelling for them (Python's ``NaN`` is not JSON)."""
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    if isinstance(value, dict):
-        return {k: _finite(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_finite(v) for v in value]
-    return value
 
 
 def _register_areas() -> None:

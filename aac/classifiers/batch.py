@@ -9,6 +9,7 @@ from typing import Callable, Iterator, Sequence
 import pyarrow as pa
 
 from aac.classifiers.base import Classifier, ItemInput, Prediction, failed
+from aac.jsonsafe import finite
 from aac.schema import TYPES
 
 BATCH = 4096
@@ -38,6 +39,7 @@ def rounded_distribution(proba, places: int = 4) -> list[float]:
 
 def _json_line(row: dict) -> str:
     """One output line; a text holding a lone surrogate (valid JSON, not encodable as UTF-8) is \\u-escaped."""
+    row = finite(row)  # an input line's "id": NaN
     line = json.dumps(row, ensure_ascii=False)
     try:
         line.encode("utf-8")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pyarrow as pa
+import pytest
 from typer.testing import CliRunner
 
 from aac.cli import app
@@ -163,3 +164,11 @@ def test_classify_train_reads_annotated_labels_against_their_sample(tmp_path):
 def test_classify_train_refuses_a_missing_corpus_folder(tmp_path):
     res = runner.invoke(app, ["classify", "train", "--corpus", str(tmp_path / "nowhere"), "--out", str(tmp_path / "m")])
     assert res.exit_code == 2 and "no corpus folder" in res.output and not (tmp_path / "m").exists()
+
+
+def test_classify_output_is_json_even_when_an_input_line_holds_nan(tmp_path):
+    src, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    src.write_text('{"id": NaN, "text": "Never push to main."}\n')
+    assert runner.invoke(app, ["classify", "--in", str(src), "--out", str(out)]).exit_code == 0
+    row = json.loads(out.read_text(), parse_constant=lambda c: pytest.fail(f"{c} is not JSON"))
+    assert row["id"] is None and row["type"] == "C"
