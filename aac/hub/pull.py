@@ -6,6 +6,7 @@ with hard links (or copies across devices), so every ``aac`` command and ``aac s
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from dataclasses import dataclass
@@ -23,7 +24,7 @@ class PullResult:
     rows: dict[str, int]
 
 
-PULL_MARKER = ".pulled"  # in the corpus root: this corpus holds an installed release (and when it was installed)
+PULL_MARKER = ".pulled"  # in the corpus root: this corpus holds an installed release (JSON: where from, what parts)
 
 
 class WorkingCorpusError(RuntimeError):
@@ -46,7 +47,7 @@ def check_replaceable(corpus: Corpus) -> None:
     if held and not marker.is_file():
         raise WorkingCorpusError(f"{corpus.root} holds tables no pull installed ({', '.join(held)}), which a "
                                  "release would overwrite; pull into another --corpus folder, or pass --force")
-    if held and any(p.stat().st_mtime > marker.stat().st_mtime for p in corpus.part_files("annotations")):
+    if held and _fingerprint(corpus, "annotations") != _recorded(marker).get("annotations"):
         raise WorkingCorpusError(f"{corpus.root} holds annotations added since its pull, which a release would "
                                  "overwrite; export them first (aac annotate export), or pass --force")
 
@@ -56,6 +57,18 @@ def _link_or_copy(src: Path, dest: Path) -> None:
         os.link(src.resolve(), dest)
     except OSError:
         shutil.copy2(src, dest)
+
+
+def _fingerprint(corpus: Corpus, table: str) -> list:
+    """The table's parts as they stand (name, size, mtime): any label written since changes it."""
+    return [[p.name, p.stat().st_size, p.stat().st_mtime_ns] for p in corpus.part_files(table)]
+
+
+def _recorded(marker: Path) -> dict:
+    try:
+        return json.loads(marker.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}  # unreadable or of another layout: nothing recorded, so the labels count as added
 
 
 def install_snapshot(snapshot: Path, corpus: Corpus, force: bool = False) -> PullResult:
@@ -80,7 +93,9 @@ def install_snapshot(snapshot: Path, corpus: Corpus, force: bool = False) -> Pul
         shutil.rmtree(final, ignore_errors=True)
         os.replace(staging, final)
         rows[config] = corpus.count(config)
-    (corpus.root / PULL_MARKER).write_text(f"{snapshot}\n", encoding="utf-8")
+    (corpus.root / PULL_MARKER).write_text(json.dumps({"snapshot": str(snapshot),
+                                                       "annotations": _fingerprint(corpus, "annotations")}),
+                                           encoding="utf-8")
     return PullResult(snapshot, corpus.refresh_catalog(), rows)
 
 
