@@ -4,7 +4,9 @@ Hard lane: constraints (risk = p(C) x authority weight >= theta_C, or abstained 
 procedures (p(P) >= theta_P), deduplicated, verbatim, in source order. If it alone exceeds the budget the
 result is Unsafe — nothing is dropped silently. The soft lane gets the remaining tokens: every belief and
 preference first at its shortest rendering (coverage), then episodic placeholders, then items upgraded to
-longer renderings (detail), all in a fixed priority order, so the same input always gives the same output.
+longer renderings (detail), then - once everything else is whole - episodic runs in full where room is left (a
+budget the whole input fits loses nothing), all in a fixed priority order, so the same input always gives the
+same output.
 The verifier then checks every hard-lane item is in the output and restores what is missing, evicting soft
 pieces if needed; the output is measured as a whole with the same tokenizer as the budget.
 """
@@ -239,11 +241,14 @@ def type_compact(kb: KnowledgeBase, budget: float | int, *, theta_c: float = THE
             used += c
         else:
             dropped[it.id] = "budget"
+    placeholders: list[tuple[list[Item], _Piece]] = []
     for run in prep.episodic_runs:
         text = episodic_placeholder(len(run))
         n = count_tokens(text)
         if used + n + (sep if pieces else 0) <= limit:
-            pieces.append(_Piece(run[0].order, text, (2, run[0].order), tokens=n))
+            holder = _Piece(run[0].order, text, (2, run[0].order), tokens=n)
+            pieces.append(holder)
+            placeholders.append((run, holder))
             used += n + (sep if len(pieces) > 1 else 0)
             reason = "episodic-placeholder"
         else:
@@ -263,6 +268,19 @@ def type_compact(kb: KnowledgeBase, budget: float | int, *, theta_c: float = THE
                 p.text, p.tokens = steps[p.step], costs[p.step]
                 used += delta
                 improved = True
+    # episodic runs come back in full last, once every belief and preference is whole, where room is left
+    everything_whole = len(chosen) == len(prep.candidates) and all(p.step == 0 for p in chosen.values())
+    for run, holder in placeholders if everything_whole else []:
+        full = [_Piece(it.order, it.text.strip(), (3, it.order), it.id, 0) for it in run]
+        for p in full:
+            p.tokens = count_tokens(p.text)
+        delta = sum(p.tokens for p in full) + sep * (len(full) - 1) - holder.tokens
+        if used + delta <= limit:
+            pieces.remove(holder)
+            pieces.extend(full)
+            used += delta
+            for it in run:
+                dropped.pop(it.id, None)
 
     # Render, measure, verify; restore missing hard items or evict soft pieces until complete and within budget.
     text, restored, tokens_out = _finalise(pieces, hard, limit)

@@ -204,3 +204,11 @@ def test_an_item_typed_c_is_hard_whatever_its_probabilities_say():
 def test_probabilities_that_are_not_a_distribution_are_refused(proba):
     with pytest.raises(ValueError, match="proba must be probabilities"):
         Item("x", "text", "C", proba=proba)
+
+
+def test_a_budget_the_whole_input_fits_loses_nothing_and_episodic_notes_return_last():
+    kb = _kb()
+    whole = type_compact(kb, 1.0)
+    assert not whole.dropped and not whole.compressed and "Valkey" in whole.text  # episodic kept in full
+    tighter = type_compact(kb, 0.8)  # everything else whole, the episodic note still a placeholder
+    assert not tighter.compressed and tighter.dropped == {"e1": "episodic-placeholder"}
