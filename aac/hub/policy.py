@@ -48,6 +48,15 @@ SECRET_PATTERNS: dict[str, str] = {
     # the user may be empty (redis://:pw@); a placeholder (${VAR}, <password>, {{pw}}, %s) is no secret
     "url_password": r"[a-zA-Z][a-zA-Z0-9+.-]*://[^/\s:@]*:[^/\s:@$<{%*][^/\s:@]{2,}@[^\s/]+",
     "putty_private_key": r"PuTTY-User-Key-File-[0-9]+:",
+    "databricks_token": r"\bdapi[0-9a-f]{32}",
+    "shopify_token": r"\bshp(?:at|ss|ca|pa)_[0-9a-fA-F]{32}",
+    "digitalocean_token": r"\bdo[opr]_v1_[0-9a-f]{64}",
+    "slack_app_token": r"\bxapp-\d-[A-Za-z0-9-]{20,}",
+    "supabase_token": r"\bsbp_[0-9a-f]{40}",
+    "groq_key": r"\bgsk_[A-Za-z0-9]{40,}",
+    "age_secret_key": r"AGE-SECRET-KEY-1[0-9A-Z]{50,}",
+    "discord_webhook": r"discord(?:app)?\.com/api/webhooks/[0-9]+/[A-Za-z0-9_-]{40,}",
+    "azure_client_secret": r"[A-Za-z0-9_~.-]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34}",
 }
 
 SECRETS_RE_SQL: str = "|".join(f"(?:{p})" for p in SECRET_PATTERNS.values())

@@ -22,7 +22,10 @@ from functools import lru_cache
 _OWN: tuple[tuple[str, str, int, tuple[str, ...]], ...] = (
     ("aws_access_key", r"(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[0-9A-Z]{16}(?![0-9A-Za-z])", 0,
      ("akia", "asia", "agpa", "aida", "aroa", "anpa", "anva", "aipa")),
-    ("aws_secret_key", r"(?i)aws.{0,20}?(?:secret|key).{0,20}?[\"'=:\s]\s*[\"']?([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])", 1, ("aws",)),
+    ("aws_secret_key", r"(?i)(?:aws.{0,20}?(?:secret|key)|secret_?access_?key).{0,20}?[\"'=:\s]\s*[\"']?"
+                       r"([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])", 1, ("aws", "secretaccesskey", "secret_access_key")),
+    ("aws_session_token", r"(?i)session_?token[\"']?\s*[:=]\s*[\"']?([A-Za-z0-9/+=]{100,})", 1,
+     ("sessiontoken", "session_token")),
     ("github_token", r"(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})", 0,
      ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_")),
     ("gitlab_token", r"glpat-[A-Za-z0-9_-]{20,}", 0, ("glpat-",)),
@@ -36,13 +39,40 @@ _OWN: tuple[tuple[str, str, int, tuple[str, ...]], ...] = (
     ("npm_token", r"npm_[A-Za-z0-9]{36}", 0, ("npm_",)),
     ("pypi_token", r"pypi-AgE[A-Za-z0-9_-]{50,}", 0, ("pypi-",)),
     ("jwt", r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}", 0, ("eyj",)),
+    # services whose tokens carry a prefix (vendors' documented formats)
+    ("databricks_token", r"dapi[0-9a-f]{32}(?:-\d)?", 0, ("dapi",)),
+    ("shopify_token", r"shp(?:at|ss|ca|pa)_[0-9a-fA-F]{32}", 0, ("shpat_", "shpss_", "shpca_", "shppa_")),
+    ("digitalocean_token", r"do[opr]_v1_[0-9a-f]{64}", 0, ("_v1_",)),
+    ("slack_app_token", r"xapp-\d-[A-Za-z0-9-]{20,}", 0, ("xapp-",)),
+    ("supabase_token", r"sbp_[0-9a-f]{40}", 0, ("sbp_",)),
+    ("groq_key", r"gsk_[A-Za-z0-9]{40,}", 0, ("gsk_",)),
+    ("xai_key", r"xai-[A-Za-z0-9]{40,}", 0, ("xai-",)),
+    ("linear_key", r"lin_api_[A-Za-z0-9]{30,}", 0, ("lin_api_",)),
+    ("replicate_token", r"r8_[A-Za-z0-9]{30,}", 0, ("r8_",)),
+    ("age_secret_key", r"AGE-SECRET-KEY-1[0-9A-Z]{50,}", 0, ("age-secret-key-1",)),
+    ("mailgun_key", r"key-[0-9a-f]{32}(?![0-9a-f])", 0, ("key-",)),
+    ("discord_webhook", r"https://(?:canary\.|ptb\.)?discord(?:app)?\.com/api/webhooks/\d+/[\w-]{40,}", 0,
+     ("discord",)),
+    ("azure_client_secret", r"[\w~.-]{3}\dQ~[\w~.-]{31,34}", 0, ("q~",)),
+    ("azure_shared_key", r"(?i)(?:SharedAccessKey|AccountKey)=([A-Za-z0-9+/=]{20,})", 1,
+     ("sharedaccesskey=", "accountkey=")),
+    ("azure_sas_signature", r"[?&]sig=([A-Za-z0-9%+/=]{20,})", 1, ("sig=",)),
+    # credentials written in a header or a registry config: "auth": "<base64>", _auth=..., Authorization: Basic ...
+    ("auth_header", r"(?i)(?:\"auth\"\s*:\s*\"|_auth\s*=\s*|authorization:\s*(?:basic|bearer|token)\s+)"
+                    r"([A-Za-z0-9+/=._~-]{16,})", 1, ("auth",)),
+    # an environment-style name that says secret: DATABRICKS_TOKEN=..., AZURE_STORAGE_KEY=..., BOT_TOKEN: ...
+    ("env_secret", r"\b[A-Z][A-Z0-9_]*(?:TOKEN|_KEY|SECRET|_PAT|PASSWORD|_PASS|PASSPHRASE)[\"']?\s*[:=]\s*[\"']?"
+                   r"([^\s\"'`,;]{8,})", 1, ("token", "_key", "secret", "_pat", "password", "_pass", "passphrase")),
     ("password_in_url", r"[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^\s:/@'\"<>]{0,64}:([^\s@/'\"<>]{3,128})@[A-Za-z0-9.-]+", 1, ("://",)),
     ("password", r"(?i)(?:password|passwd|pwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token|client[_-]?secret|"
-                 r"private[_-]?key|secret[_-]?key)[\"']?\s*[:=]\s*[\"']?([A-Za-z0-9_\-+/=.!@#$%^&*]{8,})[\"']?", 1,
+                 r"private[_-]?key|secret[_-]?key)[\"']?\s*[:=]\s*[\"']?([A-Za-z0-9_\-+/=.!@#$%^&*~]{8,})[\"']?", 1,
      ("pass", "pwd", "secret", "key", "token")),
 )
+_GENERIC = {"password", "env_secret", "auth_header"}  # rules by the name a value is given, not by its shape
 _BOUNDED = {"aws_access_key", "github_token", "gitlab_token", "anthropic_key", "openai_key", "stripe_key", "slack_token",
-            "google_api_key", "huggingface_token", "npm_token", "pypi_token", "jwt"}
+            "google_api_key", "huggingface_token", "npm_token", "pypi_token", "jwt", "databricks_token", "shopify_token",
+            "digitalocean_token", "slack_app_token", "supabase_token", "groq_key", "xai_key", "linear_key",
+            "replicate_token", "age_secret_key", "mailgun_key"}
 # A key block: the header through its END line when one follows within 16 KB (whatever lies between: escaped
 # "\n" in JSON or .env values, quoting, string concatenation); without one, the header and the base64 lines that
 # follow it, with the body's shorter last line. Prose that merely names the header ("files starting with
@@ -94,9 +124,14 @@ _EXAMPLE_DOMAINS = re.compile(r"(?:^|\.)(?:localhost|invalid|local|test|example|
 # "password = settings.SECRET_KEY_V2", "apiKey: config.apiKey2", "pwd = os.getcwd()": code naming a value, not one
 _CODE_REFERENCE = re.compile(r"(?i)^(?:os|process|config|cfg|conf|settings|env|environ|self|this|app|options|opts|"
                              r"args|params|props|window|ctx|context|secrets|vault|keyring)\.[A-Za-z_]")
-_PLACEHOLDER_VALUE = re.compile(r"(?i)^(?:your|my|<|\$|\{|%|xxx|\*\*\*|changeme|example|placeholder|dummy|sample|test|"
+_PLACEHOLDER_VALUE = re.compile(r"(?i)^(?:your|my[_-]?(?:pass|pw|secret|key|token|api)|<|\$(?:\{|(?-i:[A-Z_][A-Z0-9_]*)$)|"
+                                r"\{|%|xxx|\*\*\*|changeme|example|placeholder|dummy|sample|test|"
                                 r"process\.env|os\.environ|env\.|secrets\.|true|false|null|none|required|optional|string)|"
                                 r"your[_-]|_here$|\.\.\.$")
+# "PWD=/workspace/app1", "private_key: ./keys/id_ed25519", "secret: projects/p-42/secrets/db/versions/3": where a
+# secret lives, not the secret
+_PATH_OR_NAME = re.compile(r"^(?:\.{0,2}/|~/|[A-Za-z]:\\|[\w.-]+(?:/[\w.-]+){2,}$)")
+_VERSION = re.compile(r"\d+(?:\.\d+)+")  # "docker://alpine:3.19@sha256:...": an image version, not a password
 _FILE_EXT = re.compile(r"\.(?:png|jpe?g|gif|svg|webp|md|js|ts|py|css|html|json|ya?ml)$", re.I)
 
 _MAX_LINE = 4096  # scan window after a trigger (minified blobs: never a whole huge line per trigger)
@@ -180,8 +215,9 @@ def _trigger_index() -> tuple[re.Pattern, dict[str, list[int]], list[int]]:
                 by_trigger.setdefault(t, []).append(i)
             else:
                 always.append(i)
-    # the trie reports the longest trigger at a position: let it select the groups of its prefixes too ("sk-ant-" -> "sk-")
-    closed = {t: sorted({i for p, gs in by_trigger.items() if t.startswith(p) for i in gs}) for t in by_trigger}
+    # the trie reports the longest trigger at a position and matches do not overlap: let a trigger select the groups
+    # of every trigger inside it too ("sk-ant-" -> "sk-", "_pass" -> "pass")
+    closed = {t: sorted({i for p, gs in by_trigger.items() if p in t for i in gs}) for t in by_trigger}
     return re.compile(_trie_pattern(sorted(by_trigger, key=len, reverse=True))), closed, always
 
 
@@ -216,13 +252,20 @@ def _span(m: re.Match, group: int) -> tuple[int, int]:
 def _keep_match(kind: str, m: re.Match, text: str) -> bool:
     if kind in _BOUNDED and m.start() > 0 and (text[m.start() - 1].isalnum() or text[m.start() - 1] == "_"):
         return False
-    if kind == "password":
+    if kind in ("password", "env_secret"):
         value = m.group(1)
-        if _CODE_REFERENCE.match(value) or text[m.end(1):m.end(1) + 1] == "(":
+        if _CODE_REFERENCE.match(value) or text[m.end(1):m.end(1) + 1] == "(" or _PATH_OR_NAME.match(value):
             return False
-        return not _PLACEHOLDER_VALUE.search(value) and bool(re.search(r"\d", value) and re.search(r"[A-Za-z]", value))
+        if _PLACEHOLDER_VALUE.search(value):
+            return False
+        # digits and letters; or a long mixed-case run with no dot (a passphrase, a token without digits - not
+        # code such as "AppConfig.sonarrApiKey")
+        return bool(re.search(r"\d", value) and re.search(r"[A-Za-z]", value)) or (
+            len(value) >= 16 and "." not in value and bool(re.search(r"[a-z]", value) and re.search(r"[A-Z]", value)))
     if kind == "password_in_url":
-        return not _PLACEHOLDER_VALUE.search(m.group(1))
+        return not _PLACEHOLDER_VALUE.search(m.group(1)) and not _VERSION.fullmatch(m.group(1))
+    if kind == "basic_auth_credentials" and m.re.groups:
+        return not _VERSION.fullmatch(max((g for g in m.groups() if g), key=len, default=""))
     return True
 
 
@@ -260,7 +303,8 @@ def find_secrets(text: str) -> list[Finding]:
                         s, e = _span(m, group)
                         if e > s:
                             found.append(Finding(kind, s, e, group < 0))
-    found.sort(key=lambda f: (f.start, -(f.end - f.start), f.library, f.kind))
+    # on a tie a vendor's own shape names the finding, not a generic rule that caught the same value
+    found.sort(key=lambda f: (f.start, -(f.end - f.start), f.kind in _GENERIC, f.library, f.kind))
     merged: list[Finding] = []
     for f in found:
         if merged and f.start < merged[-1].end:

@@ -28,6 +28,15 @@ EXAMPLES = {
     "npm_token": "npm_" + "A1b2C3" * 6,
     "url_password": "postgres://admin:" + "hunter22" + "@db.internal:5432/app",
     "putty_private_key": "PuTTY-User-Key-File-" + "2: ssh-rsa",
+    "databricks_token": "dapi" + "0a1b2c3d" * 4,
+    "shopify_token": "shpat_" + "0a1b2c3d" * 4,
+    "digitalocean_token": "dop_v1_" + "0a1b2c3d" * 8,
+    "slack_app_token": "xapp-1-" + "A1B2C3D4E5" * 3,
+    "supabase_token": "sbp_" + "0a1b2c3d" * 5,
+    "groq_key": "gsk_" + "aB3dE5" * 8,
+    "age_secret_key": "AGE-SECRET-KEY-1" + "QZ3X" * 15,
+    "discord_webhook": "https://discord.com/api/webhooks/1234567890/" + "aB3-dE5_" * 8,
+    "azure_client_secret": "abc8Q~" + "aB3dE5fG" * 4,
 }
 
 

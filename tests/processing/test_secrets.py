@@ -99,3 +99,57 @@ def test_a_url_password_without_a_user_and_a_whole_putty_key_are_redacted():
     assert password not in out.text and "privateLINE" not in out.text and "Private-MAC" not in out.text
     assert out.text.endswith("[REDACTED:private_key]\nafter the key")
     assert set(out.kinds) == {"password_in_url", "private_key"}
+
+
+def _fake(n: int, alphabet: str = "abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789", seed: int = 7) -> str:
+    """A value of a token's shape, made here (never a real secret)."""
+    import random
+
+    rnd = random.Random(seed + n)
+    return "".join(rnd.choice(alphabet) for _ in range(n))
+
+
+HEX = "0123456789abcdef"
+SHAPES = [  # secrets an audit found leaking into a release, in the contexts it found them
+    (f"export DATABRICKS_TOKEN=dapi{_fake(32, HEX)}", "databricks_token"),
+    (f"the store token shpat_{_fake(32, HEX)} here", "shopify_token"),
+    (f"doctl auth init -t dop_v1_{_fake(64, HEX)}", "digitalocean_token"),
+    (f"use sbp_{_fake(40, HEX)} for the supabase CLI", "supabase_token"),
+    (f"groq: gsk_{_fake(52)}", "groq_key"),
+    (f"linear lin_api_{_fake(40)}", "linear_key"),
+    (f"replicate r8_{_fake(37)}", "replicate_token"),
+    (f"mailgun key-{_fake(32, HEX)}", "mailgun_key"),
+    (f"https://discord.com/api/webhooks/123456789012345678/{_fake(68)}", "discord_webhook"),
+    (f"AZURE_CLIENT_SECRET=abc8Q~{_fake(34)}", "azure_client_secret"),
+    (f"Endpoint=sb://x.servicebus.windows.net/;SharedAccessKeyName=Root;SharedAccessKey={_fake(43)}=",
+     "azure_shared_key"),
+    (f"https://acct.blob.core.windows.net/c?sv=2022-11-02&sig={_fake(40)}%3D", "azure_sas_signature"),
+    (f'"SecretAccessKey": "{_fake(40)}"', "aws_secret_key"),
+    (f"AWS_SESSION_TOKEN={_fake(200)}", "aws_session_token"),
+    ('{"auths": {"ghcr.io": {"auth": "' + _fake(40) + '"}}}', "auth_header"),
+    (f"Authorization: Bearer {_fake(40)}", "auth_header"),
+    (f"VERCEL_TOKEN={_fake(24)}", "env_secret"),
+    (f"AZURE_STORAGE_KEY={_fake(86)}==", "env_secret"),
+    ("ADMIN_PASSWORD=MyS3cureAdminPw!", "env_secret"),
+    ("BACKUP_PASSPHRASE=CorrectHorseBatteryStaple", "env_secret"),
+    (f"postgres://app:$ecret{_fake(8)}@db:5432/app", "password_in_url"),
+]
+
+
+@pytest.mark.parametrize("line, kind", SHAPES, ids=[k for _, k in SHAPES])
+def test_more_vendor_token_shapes_and_secret_named_settings_are_redacted(line, kind):
+    from aac.hub.policy import find_secret_kinds
+
+    out = scrub(line)
+    assert kind in out.kinds and f"[REDACTED:{kind}]" in out.text
+    assert not find_secret_kinds(out.text)  # nothing the publish check would still hold back
+
+
+@pytest.mark.parametrize("text", [
+    "PWD=/workspace/app1", "private_key: ./keys/id_ed25519", '"secret": "projects/acme-42/secrets/db/versions/3"',
+    "GITHUB_TOKEN=$GITHUB_TOKEN", "API_KEY=${API_KEY}", "MY_API_KEY=<your-key>", "SORT_KEY=created_at",
+    "docker://alpine:3.19@sha256:4bcff63911fcb4448bd4fdacec207030997caf25e9bea4045fa6c8c44de311d1",
+    "final apiKey = AppConfig.sonarrApiKey;",
+])
+def test_paths_names_placeholders_and_versions_beside_secret_words_are_kept(text):
+    assert scrub(text).text == text
