@@ -61,6 +61,9 @@ _OWN: tuple[tuple[str, str, int, tuple[str, ...]], ...] = (
     ("auth_header", r"(?i)(?:\"auth\"\s*:\s*\"|_auth\s*=\s*|authorization:\s*(?:basic|bearer|token)\s+)"
                     r"([A-Za-z0-9+/=._~-]{16,})", 1, ("auth",)),
     # an environment-style name that says secret: DATABRICKS_TOKEN=..., AZURE_STORAGE_KEY=..., BOT_TOKEN: ...
+    # passwords on command lines: mysql -pSECRET, --password SECRET, curl -u user:SECRET
+    ("cli_password", r"(?:--password[= ]|\bmysql(?:dump|admin)?\b[^\n]{0,80}?\s-p|\bcurl\b[^\n]{0,120}?\s-u\s*[^\s:'\"]+:)"
+                     r"[\"']?([^\s'\"]{4,})", 1, ("--password", "mysql", "curl")),
     ("env_secret", r"\b[A-Z][A-Z0-9_]*(?:TOKEN|_KEY|SECRET|_PAT|PASSWORD|_PASS|PASSPHRASE)[\"']?\s*[:=]\s*[\"']?"
                    r"([^\s\"'`,;]{8,})", 1, ("token", "_key", "secret", "_pat", "password", "_pass", "passphrase")),
     ("password_in_url", r"[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^\s:/@'\"<>]{0,64}:([^\s@/'\"<>]{3,128})@[A-Za-z0-9.-]+", 1, ("://",)),
@@ -68,7 +71,8 @@ _OWN: tuple[tuple[str, str, int, tuple[str, ...]], ...] = (
                  r"private[_-]?key|secret[_-]?key)[\"']?\s*[:=]\s*[\"']?([A-Za-z0-9_\-+/=.!@#$%^&*~]{8,})[\"']?", 1,
      ("pass", "pwd", "secret", "key", "token")),
 )
-_GENERIC = {"password", "env_secret", "auth_header"}  # rules by the name a value is given, not by its shape
+_OWN_URL_PASSWORD = re.compile(next(p for k, p, _, _ in _OWN if k == "password_in_url"))
+_GENERIC = {"password", "env_secret", "auth_header", "cli_password"}  # rules by the name a value is given, not by its shape
 _BOUNDED = {"aws_access_key", "github_token", "gitlab_token", "anthropic_key", "openai_key", "stripe_key", "slack_token",
             "google_api_key", "huggingface_token", "npm_token", "pypi_token", "jwt", "databricks_token", "shopify_token",
             "digitalocean_token", "slack_app_token", "supabase_token", "groq_key", "xai_key", "linear_key",
@@ -79,11 +83,12 @@ _BOUNDED = {"aws_access_key", "github_token", "gitlab_token", "anthropic_key", "
 # -----BEGIN RSA PRIVATE KEY-----") loses the header only, never the rest of the file.
 _PEM = re.compile(r"-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----"
                   r"(?:(?s:.){0,16384}?-----END \1-----"
-                  r"|(?:(?:[ \t]*\r?\n[ \t]*[A-Za-z0-9+/=]{16,}[ \t]*)+"  # full base64 lines, then the body's
-                  r"(?:\r?\n[ \t]*(?=[A-Za-z]*[0-9+/=])[A-Za-z0-9+/]{1,15}={0,2}[ \t]*(?![^\r\n]))?)?)")  # shorter
-                  # last line: base64 with a digit, "+", "/" or "=" padding; a word on its own line ("Thanks") is prose
+                  r"|(?:(?:[ \t]*\r?\n[ \t>]*[A-Za-z0-9+/=]{16,}[ \t]*)+"  # full base64 lines (also quoted: "> "),
+                  r"(?:\r?\n[ \t>]*(?=[A-Za-z]*[0-9+/=])[A-Za-z0-9+/]{1,15}={0,2}[ \t]*(?![^\r\n]))?)?)")  # the
+                  # body's shorter last line: base64 with a digit, "+", "/" or "=" padding; a word alone is prose
 # a PuTTY key file: the header and the "Key: value" / base64 lines that follow it, through its Private-MAC line
 _PUTTY = re.compile(r"PuTTY-User-Key-File-\d+:[^\n]*(?:\r?\n(?:[A-Za-z-]+: [^\n]*|[A-Za-z0-9+/=]{8,}[ \t]*))*")
+_URL_USERINFO = re.compile(r"(?:[a-zA-Z][a-zA-Z0-9+.-]*://[^\s/@]*:?|/)\Z")  # what precedes a URL's user or password
 _EMAIL_AT = re.compile(r"@([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,24})(?![A-Za-z0-9-])")
 _EMAIL_LOCAL = re.compile(r"[A-Za-z0-9._%+-]{1,64}\Z")
 
@@ -252,6 +257,8 @@ def _span(m: re.Match, group: int) -> tuple[int, int]:
 def _keep_match(kind: str, m: re.Match, text: str) -> bool:
     if kind in _BOUNDED and m.start() > 0 and (text[m.start() - 1].isalnum() or text[m.start() - 1] == "_"):
         return False
+    if kind == "cli_password":
+        return not _PLACEHOLDER_VALUE.search(m.group(1)) and not m.group(1).startswith("-")
     if kind in ("password", "env_secret"):
         value = m.group(1)
         if _CODE_REFERENCE.match(value) or text[m.end(1):m.end(1) + 1] == "(" or _PATH_OR_NAME.match(value):
@@ -265,6 +272,8 @@ def _keep_match(kind: str, m: re.Match, text: str) -> bool:
     if kind == "password_in_url":
         return not _PLACEHOLDER_VALUE.search(m.group(1)) and not _VERSION.fullmatch(m.group(1))
     if kind == "basic_auth_credentials" and m.re.groups:
+        if "://" in m.group(0) and _OWN_URL_PASSWORD.search(text, max(0, m.start() - 32), m.end() + 256):
+            return False  # password_in_url redacts just the password (this match would take the scheme's "://")
         return not _VERSION.fullmatch(max((g for g in m.groups() if g), key=len, default=""))
     return True
 
@@ -273,8 +282,8 @@ def _emails(text: str) -> list[Finding]:
     found = []
     for m in _EMAIL_AT.finditer(text):
         local = _EMAIL_LOCAL.search(text, max(0, m.start() - 64), m.start())
-        if not local or (local.start() > 0 and text[local.start() - 1] in ":/"):
-            continue  # user:pass@host is a URL credential, handled by password_in_url
+        if not local or _URL_USERINFO.search(text, max(0, local.start() - 128), local.start()):
+            continue  # scheme://user:pass@host is a URL credential, handled by password_in_url
         lp = local.group(0).strip(".")
         if not lp or not _email_is_personal(lp, m.group(1)):
             continue

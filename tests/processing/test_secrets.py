@@ -153,3 +153,18 @@ def test_more_vendor_token_shapes_and_secret_named_settings_are_redacted(line, k
 ])
 def test_paths_names_placeholders_and_versions_beside_secret_words_are_kept(text):
     assert scrub(text).text == text
+
+
+@pytest.mark.parametrize("text, redacted", [
+    ("mysql -u root -pS3cretRootPw db", "mysql -u root -p[REDACTED:cli_password] db"),
+    ("pg_dump --password Hunter2Pass db", "pg_dump --password [REDACTED:cli_password] db"),
+    ("curl -u admin:S3cretPw9 https://x", "curl -u admin:[REDACTED:cli_password] https://x"),
+    ("mysql -u root -p db", "mysql -u root -p db"),  # asks for it: no password written
+    ("curl -u $USER:$PASS https://x", "curl -u $USER:$PASS https://x"),
+    ("> -----BEGIN RSA PRIVATE KEY-----\n> MIIEowIBAAKCAQEAxyz1234567890abcdef\n> abcdefABCDEF0123456789+/==\n\nok",
+     "> [REDACTED:private_key]\n\nok"),  # a key pasted in a blockquote, with no END line
+    ("Mail [me](mailto:jane.doe@outlook.com)", "Mail [me](mailto:[REDACTED:email])"),
+    ("postgres://user:pw9x@db.internal/x", "postgres://user:[REDACTED:password_in_url]@db.internal/x"),
+])
+def test_command_line_passwords_quoted_keys_mailto_addresses_and_url_passwords(text, redacted):
+    assert scrub(text).text == redacted
