@@ -45,8 +45,10 @@ SECRET_PATTERNS: dict[str, str] = {
     "huggingface_token": r"\bhf_[A-Za-z]{30,}",
     "gitlab_pat": r"\bglpat-[A-Za-z0-9_-]{20,}",
     "npm_token": r"\bnpm_[A-Za-z0-9]{36}\b",
-    # the user may be empty (redis://:pw@); a placeholder (${VAR}, <password>, {{pw}}, %s) is no secret
-    "url_password": r"[a-zA-Z][a-zA-Z0-9+.-]*://[^/\s:@]*:[^/\s:@$<{%*][^/\s:@]{2,}@[^\s/]+",
+    # the user may be empty (redis://:pw@); a placeholder (${VAR}, <password>, {{pw}}, %s) is no secret, nor is an
+    # image version (docker://alpine:3.19@sha256:...): a password holds a character that is no digit or dot
+    "url_password": r"[a-zA-Z][a-zA-Z0-9+.-]*://[^/\s:@]*:(?:[^/\s:@$<{%*0-9.][^/\s:@]{2,}|"
+                    r"[0-9.][^/\s:@]*[^/\s:@0-9.][^/\s:@]*)@[^\s/]+",
     "putty_private_key": r"PuTTY-User-Key-File-[0-9]+:",
     "databricks_token": r"\bdapi[0-9a-f]{32}",
     "shopify_token": r"\bshp(?:at|ss|ca|pa)_[0-9a-fA-F]{32}",

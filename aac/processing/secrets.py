@@ -64,11 +64,11 @@ _OWN: tuple[tuple[str, str, int, tuple[str, ...]], ...] = (
     # passwords on command lines: mysql -pSECRET, --password SECRET, curl -u user:SECRET
     ("cli_password", r"(?:--password[= ]|\bmysql(?:dump|admin)?\b[^\n]{0,80}?\s-p|\bcurl\b[^\n]{0,120}?\s-u\s*[^\s:'\"]+:)"
                      r"[\"']?([^\s'\"]{4,})", 1, ("--password", "mysql", "curl")),
-    ("env_secret", r"\b[A-Z][A-Z0-9_]*(?:TOKEN|_KEY|SECRET|_PAT|PASSWORD|_PASS|PASSPHRASE)[\"']?\s*[:=]\s*[\"']?"
+    ("env_secret", r"\b[A-Z][A-Z0-9_]*(?:TOKEN|_KEY|SECRET|_PAT|PASSWORD|_PASS|PASSPHRASE)(?:_BASE)?[\"']?\s*[:=]\s*[\"']?"
                    r"([^\s\"'`,;]{8,})", 1, ("token", "_key", "secret", "_pat", "password", "_pass", "passphrase")),
     ("password_in_url", r"[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^\s:/@'\"<>]{0,64}:([^\s@/'\"<>]{3,128})@[A-Za-z0-9.-]+", 1, ("://",)),
-    ("password", r"(?i)(?:password|passwd|pwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token|client[_-]?secret|"
-                 r"private[_-]?key|secret[_-]?key)[\"']?\s*[:=]\s*[\"']?([A-Za-z0-9_\-+/=.!@#$%^&*~]{8,})[\"']?", 1,
+    ("password", r"(?i)(?:password|passwd|pwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token|\btoken|client[_-]?secret|"
+                 r"private[_-]?key(?:[_-]?id)?|secret[_-]?key)[\"']?\s*[:=]\s*[\"']?([A-Za-z0-9_\-+/=.!@#$%^&*~]{8,})[\"']?", 1,
      ("pass", "pwd", "secret", "key", "token")),
 )
 _OWN_URL_PASSWORD = re.compile(next(p for k, p, _, _ in _OWN if k == "password_in_url"))
@@ -83,7 +83,7 @@ _BOUNDED = {"aws_access_key", "github_token", "gitlab_token", "anthropic_key", "
 # -----BEGIN RSA PRIVATE KEY-----") loses the header only, never the rest of the file.
 _PEM = re.compile(r"-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----"
                   r"(?:(?s:.){0,16384}?-----END \1-----"
-                  r"|(?:(?:[ \t]*\r?\n[ \t>]*[A-Za-z0-9+/=]{16,}[ \t]*)+"  # full base64 lines (also quoted: "> "),
+                  r"|(?:(?:[ \t]*(?:\r?\n|\\n)[ \t>]*[A-Za-z0-9+/=]{16,}[ \t]*)+"  # full base64 lines (also quoted: "> "),
                   r"(?:\r?\n[ \t>]*(?=[A-Za-z]*[0-9+/=])[A-Za-z0-9+/]{1,15}={0,2}[ \t]*(?![^\r\n]))?)?)")  # the
                   # body's shorter last line: base64 with a digit, "+", "/" or "=" padding; a word alone is prose
 # a PuTTY key file: the header and the "Key: value" / base64 lines that follow it, through its Private-MAC line
@@ -122,7 +122,7 @@ _LIBRARY_TRIGGERS: dict[str, tuple[str, ...]] = {
 
 _ROLE_LOCALS = {"noreply", "no-reply", "donotreply", "support", "info", "contact", "hello", "security", "admin",
                 "team", "help", "sales", "privacy", "abuse", "webmaster", "postmaster", "git", "user", "you", "name",
-                "email", "someone", "example", "test", "foo", "me"}
+                "email", "someone", "example", "test", "foo"}
 # Placeholder domains; example.com is NOT among them: "jane.doe@example.com" is shaped like personal data, redact it.
 _EXAMPLE_DOMAINS = re.compile(r"(?:^|\.)(?:localhost|invalid|local|test|example|localdomain|domain\.com|email\.com|"
                               r"yourdomain\.com|company\.com)$", re.I)  # reserved / dev-only TLDs: seed accounts
@@ -130,7 +130,7 @@ _EXAMPLE_DOMAINS = re.compile(r"(?:^|\.)(?:localhost|invalid|local|test|example|
 _CODE_REFERENCE = re.compile(r"(?i)^(?:os|process|config|cfg|conf|settings|env|environ|self|this|app|options|opts|"
                              r"args|params|props|window|ctx|context|secrets|vault|keyring)\.[A-Za-z_]")
 _PLACEHOLDER_VALUE = re.compile(r"(?i)^(?:your|my[_-]?(?:pass|pw|secret|key|token|api)|<|\$(?:\{|(?-i:[A-Z_][A-Z0-9_]*)$)|"
-                                r"\{|%|xxx|\*\*\*|changeme|example|placeholder|dummy|sample|test|"
+                                r"\{|%(?:s|d|\(|(?-i:[A-Z_]+)%)|xxx|\*\*\*|changeme|example|placeholder|dummy|sample|test|"
                                 r"process\.env|os\.environ|env\.|secrets\.|true|false|null|none|required|optional|string)|"
                                 r"your[_-]|_here$|\.\.\.$")
 # "PWD=/workspace/app1", "private_key: ./keys/id_ed25519", "secret: projects/p-42/secrets/db/versions/3": where a

@@ -133,6 +133,9 @@ SHAPES = [  # secrets an audit found leaking into a release, in the contexts it 
     ("ADMIN_PASSWORD=MyS3cureAdminPw!", "env_secret"),
     ("BACKUP_PASSPHRASE=CorrectHorseBatteryStaple", "env_secret"),
     (f"postgres://app:$ecret{_fake(8)}@db:5432/app", "password_in_url"),
+    (f"token: {_fake(24)}9", "password"),  # a YAML `token:` with an opaque value
+    (f"SECRET_KEY_BASE={_fake(64, HEX)}", "env_secret"),
+    (f'"private_key_id": "{_fake(40, HEX)}"', "password"),
 ]
 
 
@@ -149,7 +152,7 @@ def test_more_vendor_token_shapes_and_secret_named_settings_are_redacted(line, k
     "PWD=/workspace/app1", "private_key: ./keys/id_ed25519", '"secret": "projects/acme-42/secrets/db/versions/3"',
     "GITHUB_TOKEN=$GITHUB_TOKEN", "API_KEY=${API_KEY}", "MY_API_KEY=<your-key>", "SORT_KEY=created_at",
     "docker://alpine:3.19@sha256:4bcff63911fcb4448bd4fdacec207030997caf25e9bea4045fa6c8c44de311d1",
-    "final apiKey = AppConfig.sonarrApiKey;",
+    "final apiKey = AppConfig.sonarrApiKey;", "max_token: 4096", "token: ${{ secrets.GH_TOKEN }}",
 ])
 def test_paths_names_placeholders_and_versions_beside_secret_words_are_kept(text):
     assert scrub(text).text == text
