@@ -253,28 +253,33 @@ def test_a_run_folder_made_before_run_markers_is_never_resumed(tmp_path):
     assert not resumed and folder != legacy
 
 
+def _merge_dying_at(corpus, monkeypatch, table: str, files: dict) -> None:
+    """A merge of ``files`` that fails (a full disk) when it writes ``table``, whichever way it writes it."""
+    from aac.store import Corpus
+
+    real = {"replace": Corpus.replace, "upsert": Corpus.upsert}
+
+    def dying(kind):
+        def write(self, name, *a, **kw):
+            if name == table:
+                raise OSError(f"disk full while writing {name}")
+            return real[kind](self, name, *a, **kw)
+        return write
+
+    with monkeypatch.context() as patched:
+        patched.setattr(Corpus, "replace", dying("replace"))
+        patched.setattr(Corpus, "upsert", dying("upsert"))
+        with pytest.raises(OSError):
+            apply_refresh(corpus, crawl(files), None, now=T2)
+
+
 @pytest.mark.parametrize("dies_at", ["items", "versions"])
 def test_a_merge_stopped_before_its_version_row_is_run_again_as_that_version_with_its_changes(corpus, monkeypatch,
                                                                                               dies_at):
     """Killed (or failed) after the changelog and artifacts writes, a rerun's plan sees the merged rows as unchanged;
     the version still reports and records the changes its changelog holds."""
-    from aac.store import Corpus
-
     apply_refresh(corpus, crawl(FILES_V1), RecordingProcessor(), now=T1)  # v1 has items the edit makes stale
-    real = {"replace": Corpus.replace, "upsert": Corpus.upsert}
-
-    def dying(kind):
-        def write(self, table, *a, **kw):
-            if table == dies_at:
-                raise OSError(f"disk full while writing {table}")
-            return real[kind](self, table, *a, **kw)
-        return write
-
-    monkeypatch.setattr(Corpus, "replace", dying("replace"))
-    monkeypatch.setattr(Corpus, "upsert", dying("upsert"))
-    with pytest.raises(OSError):
-        apply_refresh(corpus, crawl(_v2_files()), None, now=T2)
-    monkeypatch.undo()
+    _merge_dying_at(corpus, monkeypatch, dies_at, _v2_files())
     report = apply_refresh(corpus, crawl(_v2_files()), None, now=T2)
     assert (report.version, report.added, report.changed, report.removed) == (2, 1, 1, 1)
     assert corpus.sql("SELECT added, changed, removed FROM versions WHERE version = 2").to_pylist() == [
@@ -300,42 +305,18 @@ def test_a_second_refresh_of_a_corpus_is_refused_while_one_runs(tmp_path):
 
 def test_what_a_stopped_merge_logged_but_never_applied_is_not_counted_when_the_crawl_changed_since(corpus,
                                                                                                    monkeypatch):
-    from aac.store import Corpus
-
     apply_refresh(corpus, crawl(FILES_V1), RecordingProcessor(), now=T1)
     seen_then = dict(FILES_V1)
     seen_then[("d/w", ".windsurfrules", "windsurf")] = "- brand new"  # the first attempt sees an addition ...
-    real = Corpus.upsert
-
-    def dying(self, table, *a, **kw):
-        if table == "artifacts":
-            raise OSError("disk full")
-        return real(self, table, *a, **kw)
-
-    monkeypatch.setattr(Corpus, "upsert", dying)
-    with pytest.raises(OSError):
-        apply_refresh(corpus, crawl(seen_then), None, now=T2)
-    monkeypatch.undo()
+    _merge_dying_at(corpus, monkeypatch, "artifacts", seen_then)
     report = apply_refresh(corpus, crawl(FILES_V1), None, now=T2)  # ... gone again before the rerun
     assert (report.version, report.added, report.changed, report.removed, report.unchanged) == (2, 0, 0, 0, 4)
     assert corpus.sql("SELECT count(*) AS n FROM changelog WHERE version = 2").to_pylist() == [{"n": 0}]
 
 
 def test_items_a_stopped_merge_left_beside_new_content_are_dropped_by_the_rerun(corpus, monkeypatch):
-    from aac.store import Corpus
-
     apply_refresh(corpus, crawl(FILES_V1), RecordingProcessor(), now=T1)
-    real = Corpus.replace
-
-    def dying(self, table, *a, **kw):
-        if table == "items":
-            raise OSError("disk full")
-        return real(self, table, *a, **kw)
-
-    monkeypatch.setattr(Corpus, "replace", dying)
-    with pytest.raises(OSError):
-        apply_refresh(corpus, crawl(_v2_files()), None, now=T2)
-    monkeypatch.undo()
+    _merge_dying_at(corpus, monkeypatch, "items", _v2_files())
     apply_refresh(corpus, crawl(_v2_files()), None, now=T2)
     edited = artifact_id("a/x", "CLAUDE.md")
     assert corpus.sql(f"SELECT count(*) AS n FROM items WHERE artifact_id = '{edited}'").to_pylist() == [{"n": 0}]
