@@ -47,7 +47,12 @@ def check_replaceable(corpus: Corpus) -> None:
     if held and not marker.is_file():
         raise WorkingCorpusError(f"{corpus.root} holds tables no pull installed ({', '.join(held)}), which a "
                                  "release would overwrite; pull into another --corpus folder, or pass --force")
-    if held and _fingerprint(corpus, "annotations") != _recorded(marker).get("annotations"):
+    recorded = _recorded(marker)
+    if recorded is None:  # a marker of the plain-text layout: labels written after it are the ones added since
+        added = any(p.stat().st_mtime > marker.stat().st_mtime for p in corpus.part_files("annotations"))
+    else:
+        added = _fingerprint(corpus, "annotations") != recorded.get("annotations")
+    if held and added:
         raise WorkingCorpusError(f"{corpus.root} holds annotations added since its pull, which a release would "
                                  "overwrite; export them first (aac annotate export), or pass --force")
 
@@ -64,11 +69,13 @@ def _fingerprint(corpus: Corpus, table: str) -> list:
     return [[p.name, p.stat().st_size, p.stat().st_mtime_ns] for p in corpus.part_files(table)]
 
 
-def _recorded(marker: Path) -> dict:
+def _recorded(marker: Path) -> dict | None:
+    """What the pull recorded, or None for a marker of the earlier plain-text layout (the snapshot's path)."""
     try:
-        return json.loads(marker.read_text(encoding="utf-8"))
+        value = json.loads(marker.read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return {}  # unreadable or of another layout: nothing recorded, so the labels count as added
+        return None
+    return value if isinstance(value, dict) else None
 
 
 def install_snapshot(snapshot: Path, corpus: Corpus, force: bool = False) -> PullResult:

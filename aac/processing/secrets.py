@@ -223,7 +223,7 @@ def _trigger_index() -> tuple[re.Pattern, dict[str, list[int]], list[int]]:
     # the trie reports the longest trigger at a position and matches do not overlap: let a trigger select the groups
     # of every trigger inside it too ("sk-ant-" -> "sk-", "_pass" -> "pass")
     closed = {t: sorted({i for p, gs in by_trigger.items() if p in t for i in gs}) for t in by_trigger}
-    return re.compile(_trie_pattern(sorted(by_trigger, key=len, reverse=True))), closed, always
+    return re.compile("(?=(" + _trie_pattern(sorted(by_trigger, key=len, reverse=True)) + "))"), closed, always
 
 
 def _line_span(text: str, pos: int) -> tuple[int, int]:
@@ -257,18 +257,26 @@ def _span(m: re.Match, group: int) -> tuple[int, int]:
 def _keep_match(kind: str, m: re.Match, text: str) -> bool:
     if kind in _BOUNDED and m.start() > 0 and (text[m.start() - 1].isalnum() or text[m.start() - 1] == "_"):
         return False
-    if kind == "cli_password":
-        return not _PLACEHOLDER_VALUE.search(m.group(1)) and not m.group(1).startswith("-")
+    if kind == "cli_password":  # a word after --password is prose ("use --password flag"); a password has more
+        value = m.group(1)
+        return (not _PLACEHOLDER_VALUE.search(value) and not value.startswith("-")
+                and bool(re.search(r"[\d\W_]", value) and re.search(r"[A-Za-z]", value)))
+    if kind == "auth_header":
+        value = m.group(1)
+        return not _PLACEHOLDER_VALUE.search(value) and bool(re.search(r"\d", value) and re.search(r"[A-Za-z]", value))
     if kind in ("password", "env_secret"):
         value = m.group(1)
         if _CODE_REFERENCE.match(value) or text[m.end(1):m.end(1) + 1] == "(" or _PATH_OR_NAME.match(value):
             return False
         if _PLACEHOLDER_VALUE.search(value):
             return False
-        # digits and letters; or a long mixed-case run with no dot (a passphrase, a token without digits - not
-        # code such as "AppConfig.sonarrApiKey")
-        return bool(re.search(r"\d", value) and re.search(r"[A-Za-z]", value)) or (
-            len(value) >= 16 and "." not in value and bool(re.search(r"[a-z]", value) and re.search(r"[A-Z]", value)))
+        # digits and letters; or, for a password or passphrase, a long mixed-case run with no dot (a token or key
+        # named so without a digit is far likelier a name: "token: StreamingResponse", "AppConfig.sonarrApiKey")
+        if re.search(r"\d", value) and re.search(r"[A-Za-z]", value):
+            return True
+        named_password = "pass" in m.group(0)[: m.start(1) - m.start()].lower()
+        return named_password and len(value) >= 16 and "." not in value and bool(
+            re.search(r"[a-z]", value) and re.search(r"[A-Z]", value))
     if kind == "password_in_url":
         return not _PLACEHOLDER_VALUE.search(m.group(1)) and not _VERSION.fullmatch(m.group(1))
     if kind == "basic_auth_credentials" and m.re.groups:
@@ -300,9 +308,9 @@ def find_secrets(text: str) -> list[Finding]:
     groups = _detectors()
     trie, by_trigger, always = _trigger_index()
     lines: dict[int, set[tuple[int, int]]] = {i: {(0, len(text))} for i in always}
-    for m in trie.finditer(low):
+    for m in trie.finditer(low):  # a lookahead: triggers may overlap ("npm_key": "npm_" and "_key")
         span = _line_span(text, m.start())
-        for i in by_trigger.get(m.group(0), ()):
+        for i in by_trigger.get(m.group(1), ()):
             lines.setdefault(i, set()).add(span)
     for i, spans in lines.items():
         for start, end in _merged(spans):

@@ -89,3 +89,13 @@ def test_pull_refuses_to_overwrite_a_working_corpus_or_labels_added_since_the_la
     assert res.exit_code == 1 and "annotations added since its pull" in " ".join(res.output.split())
     assert runner.invoke(app, pull + ["--force"]).exit_code == 0
     assert "mine" not in Corpus(analyst).parts("annotations")
+
+
+def test_a_corpus_pulled_before_the_marker_recorded_its_labels_takes_a_newer_release(tmp_path):
+    corpus = fx.build(Corpus(tmp_path / "c"))
+    runner = CliRunner()
+    runner.invoke(app, ["publish", "--corpus", str(corpus.root), "--out", str(tmp_path / "hub"), "--dry-run"])
+    pull = ["pull", "--from-folder", str(tmp_path / "hub"), "--corpus", str(tmp_path / "analyst")]
+    assert runner.invoke(app, pull).exit_code == 0
+    (tmp_path / "analyst" / ".pulled").write_text(f"{tmp_path / 'hub'}\n", encoding="utf-8")  # the earlier layout
+    assert runner.invoke(app, pull).exit_code == 0

@@ -128,7 +128,7 @@ SHAPES = [  # secrets an audit found leaking into a release, in the contexts it 
     (f"AWS_SESSION_TOKEN={_fake(200)}", "aws_session_token"),
     ('{"auths": {"ghcr.io": {"auth": "' + _fake(40) + '"}}}', "auth_header"),
     (f"Authorization: Bearer {_fake(40)}", "auth_header"),
-    (f"VERCEL_TOKEN={_fake(24)}", "env_secret"),
+    (f"VERCEL_TOKEN={_fake(23)}7", "env_secret"),
     (f"AZURE_STORAGE_KEY={_fake(86)}==", "env_secret"),
     ("ADMIN_PASSWORD=MyS3cureAdminPw!", "env_secret"),
     ("BACKUP_PASSPHRASE=CorrectHorseBatteryStaple", "env_secret"),
@@ -171,3 +171,17 @@ def test_paths_names_placeholders_and_versions_beside_secret_words_are_kept(text
 ])
 def test_command_line_passwords_quoted_keys_mailto_addresses_and_url_passwords(text, redacted):
     assert scrub(text).text == redacted
+
+
+@pytest.mark.parametrize("text", [
+    "Authorization: Bearer YOUR_OPENAI_API_KEY", '"auth": "your_auth_token_here"',
+    "use --password flag to supply the password", "token: StreamingResponse", "GOOGLE_API_KEY: GoogleMapsApiKey",
+    "SESSION_SECRET: useAStrongRandomValue",
+])
+def test_placeholders_names_and_prose_beside_auth_and_password_words_are_kept(text):
+    assert scrub(text).text == text
+
+
+@pytest.mark.parametrize("line", ["HF_PAT=Abc123def456xyz789", "NPM_KEY=Abc123def456xyz", "NPM_PASS=Abc123def456xyz"])
+def test_overlapping_trigger_words_do_not_hide_a_detector(line):
+    assert scrub(line).text == line.split("=")[0] + "=[REDACTED:env_secret]"
