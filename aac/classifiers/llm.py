@@ -239,7 +239,7 @@ class ChatClient:
         self._client_lock = threading.Lock()
         self._refused: EndpointRefused | None = None
         self._answered = False  # the endpoint has answered once: refused connections are then an outage, retried
-        self._unreachable = 0  # connections refused in a row before any answer
+        self._unreachable = 0  # connections refused so far, every one before any answer
 
     def _http(self):
         with self._client_lock:  # one client for all worker threads
