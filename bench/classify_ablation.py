@@ -45,6 +45,10 @@ usage: python bench/classify_ablation.py [--seeds 3] [--variants shipped,previou
   heldout      + the 215 items of data/heldout_own.jsonl as extra training examples
   beta1, beta2 threshold by F1 / F2 (F2 is the shipped rule)
   creg0.1, creg0.3  constraint-stage regularisation C=0.1 / C=0.3
+  minilm3      + the item's all-MiniLM-L6-v2 sentence embedding (two nearest headings and text, 384 dims x3) in the
+               constraint stage: a ceiling for what denser word meaning can buy (needs the minilm extra; never the
+               default, 410 items/s)
+The column P@R.9 is the best gold C precision any threshold reaches at C recall >= 0.90 (the issue's target point).
 Constraint-stage ideas that need more than options (L1, stacking, a cascade, source indicators, distant
 supervision from headings, ...) are measured by bench/classify_c_stage_ablation.py.
 Type-stage ideas measured with the same protocol and not kept (rubric cue families for P/B/F/E, 45 more written
@@ -146,7 +150,7 @@ def _apply(name, opts, own, extra, feats):
     elif name.startswith(tuple(p for p, _ in NUMERIC_VARIANTS)):
         prefix, option = next((p, o) for p, o in NUMERIC_VARIANTS if name.startswith(p))
         opts = replace(opts, **{option: float(name[len(prefix):])})
-    elif name != "shipped" and not name.startswith("typesrc") and name not in ("hardstakes", "nodomain"):  # patched
+    elif name != "shipped" and not name.startswith(("typesrc", "minilm")) and name not in ("hardstakes", "nodomain"):
         raise SystemExit(f"unknown variant {name}")
     return opts, own, extra, feats
 
@@ -194,10 +198,40 @@ def _patches(name: str) -> list[tuple[object, str, object]]:
             fams = risk._FAMILIES + tuple((n, re.compile(p)) for n, p in _HARD_STAKES)
             out += [(risk, "_FAMILIES", fams), (risk, "STAKES", risk.STAKES + tuple(n for n, _ in _HARD_STAKES)),
                     (risk, "_ANY", re.compile("|".join(f"(?:{p.pattern})" for _, p in fams)))]
+        elif part.startswith("minilm"):
+            out.append((training, "_matrices", _with_sentence_embeddings(training._matrices, float(part[6:] or 1))))
         elif part == "nodomain":  # the risk families without their regulated-domain words
             fams, any_family = risk.compile_families(domain=False)
             out += [(risk, "_FAMILIES", fams), (risk, "_ANY", any_family)]
     return out
+
+
+def _with_sentence_embeddings(matrices, scale: float):
+    """training._matrices whose constraint stage also sees each item's MiniLM sentence embedding x ``scale``."""
+    from scipy.sparse import csr_matrix, hstack
+
+    from aac.classifiers.embeddings import get_backend
+
+    cache: dict[tuple, np.ndarray] = {}
+
+    def with_embeddings(data, opts):
+        xt, xc = matrices(data, opts)
+        keys = [(d.item.section[-2:], d.item.text) for d in data]
+        new = list(dict.fromkeys(k for k in keys if k not in cache))
+        if new:
+            texts = [(" > ".join(sec) + ": " if sec else "") + text for sec, text in new]
+            cache.update(zip(new, get_backend("minilm").encode(texts)))
+        return xt, hstack([xc, csr_matrix(np.stack([cache[k] for k in keys]) * scale)]).tocsr()
+    return with_embeddings
+
+
+def precision_at_recall(p_c: np.ndarray, is_c: np.ndarray, recall: float = 0.9) -> float:
+    """The best precision of any threshold on ``p_c`` whose recall of ``is_c`` is at least ``recall``."""
+    order = np.argsort(-p_c, kind="stable")
+    tp = np.cumsum(is_c[order])
+    prec = tp / np.arange(1, len(tp) + 1)
+    ok = tp >= recall * max(1, is_c.sum())
+    return float(prec[ok].max()) if ok.any() else 0.0
 
 
 def _seen_rows(dev) -> list:
@@ -241,7 +275,8 @@ def run(name, dev, seeds, holdout="repo"):
             g = [k for k, d in enumerate(data) if d.source == "gold"]
             ph = [k for k, d in enumerate(data) if d.source == "phrasing"]
             gl, pl = [data[k].label for k in g], [labels[k] for k in g]
-            runs.append(({**summary(gl, pl), **{t: prf(gl, pl, t)[2] for t in "PBFE"}},
+            at_target = precision_at_recall(P[g, 0], np.asarray([lab == "C" for lab in gl]))
+            runs.append(({**summary(gl, pl), **{t: prf(gl, pl, t)[2] for t in "PBFE"}, "p_at_r90": at_target},
                          form_recall([data[k].label for k in ph], [labels[k] for k in ph], [data[k].form for k in ph])))
     finally:
         training._matrices = saved
@@ -267,12 +302,14 @@ def main() -> None:
             "seen": "single gold items held out, an annotator's label of each one's text kept in training"}[args.holdout]
     print(f"grouped CV ({what}), {args.seeds} shuffles of 5 folds over {len(dev)} dev items; "
           "own examples in every training fold")
-    print(f"{'variant':12} {'C-rec':>6} {'C-prec':>6} {'C-F1':>6} {'mF1':>6} {'acc':>6} | decl  distr->C | F1 P B F E")
+    print(f"{'variant':12} {'C-rec':>6} {'C-prec':>6} {'C-F1':>6} {'mF1':>6} {'acc':>6} {'P@R.9':>6} | decl  distr->C | "
+          "F1 P B F E")
     for v in args.variants.split(","):
         runs = run(v, dev, range(1, args.seeds + 1), args.holdout)
         m = lambda k: np.mean([r[0][k] for r in runs])  # noqa: E731
         f = lambda k: np.mean([r[1].get(k, 0.0) for r in runs])  # noqa: E731
-        print(f"{v:12} {m('c_rec'):6.2f} {m('c_prec'):6.2f} {m('c_f1'):6.2f} {m('macro_f1'):6.2f} {m('acc'):6.2f} | "
+        print(f"{v:12} {m('c_rec'):6.2f} {m('c_prec'):6.2f} {m('c_f1'):6.2f} {m('macro_f1'):6.2f} {m('acc'):6.2f} "
+              f"{m('p_at_r90'):6.2f} | "
               f"{f('declarative'):.2f}  {f('distractor_to_c'):.2f}     | " + " ".join(f"{m(t):.2f}" for t in "PBFE"),
               flush=True)
 

@@ -32,3 +32,14 @@ def test_seen_rows_carry_the_annotator_label_and_train_every_fold(gold_path, loa
     held = np.concatenate([te for _, te in splits])
     assert sorted(held) == [k for k, d in enumerate(data) if d.source == "gold"]  # each gold item once
     assert all(set(rows) <= set(tr) and not set(rows) & set(te) for tr, te in splits)
+
+
+def test_precision_at_recall_is_the_best_precision_of_any_threshold_reaching_that_recall(load_bench):
+    bench = load_bench("classify_ablation")
+    p = np.array([0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2])
+    is_c = np.array([1, 0, 1, 0, 0, 1, 0, 0], dtype=bool)
+    # all three constraints first appear together at rank 6 (3 of 6); two of three at rank 3 (2 of 3)
+    assert bench.precision_at_recall(p, is_c, 0.9) == 0.5
+    assert bench.precision_at_recall(p, is_c, 0.6) == 2 / 3
+    assert bench.precision_at_recall(p, is_c, 0.3) == 1.0
+    assert bench.precision_at_recall(p, np.zeros(8, dtype=bool), 0.9) == 0.0
