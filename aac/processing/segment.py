@@ -333,6 +333,7 @@ def _wrapper_line(line: str, wrappers: frozenset[str]) -> bool:
     return (line.lstrip().startswith("</") or line.rstrip().endswith("/>") or name in _VOID_TAGS
             or name in wrappers)
 MAX_RESEGMENT_DEPTH = 20  # parts segmented again (tag blocks, unclosed fences) inside one another; deeper ones are not
+MAX_REREADS = 50  # times a body's rest is parsed again after a fence in a tag block (_code_run_on); each costs a parse
 
 
 @dataclass(frozen=True)
@@ -344,6 +345,7 @@ class _Markdown:
     headings: tuple[tuple[int, str], ...] = ()
     depth: int = 0
     wrappers: frozenset[str] = frozenset()  # tag names closed somewhere in the file (see _wrapper_names)
+    rereads: int = 0  # times the body's rest was parsed again so far (see MAX_REREADS)
 
 
 def _segment_markdown(body: str, out: _Builder, md: MarkdownIt | _Markdown, line_offset: int) -> bool:
@@ -433,7 +435,19 @@ def _segment_markdown_tokens(body: str, tokens, out: _Builder, line_offset: int,
                 out.add(" | ".join(row), "table_row", section, row_line)
             row = None
         elif t == "html_block":
-            i = _html_block(tokens, i, src_lines, out, tuple(headings), line_offset, how)
+            i, reread_from = _html_block(tokens, i, src_lines, out, tuple(headings), line_offset, how)
+            if reread_from is not None:
+                # A fence in a tag block ran past the block's end, so markdown-it misread the lines after it
+                # (the closing fence as an opening one): parse the rest of the body again from there.
+                src_lines, line_offset = src_lines[reread_from:], line_offset + reread_from
+                how = replace(how, rereads=how.rereads + 1)
+                tokens, i = how.md.parse("\n".join(src_lines)), 0
+                n = len(tokens)
+                if tokens and max(t.level for t in tokens) >= MAX_NESTING - 2:
+                    _recover_lost_lines("\n".join(src_lines), tokens, out, line_offset,
+                                        replace(how, headings=tuple(headings)))
+                    out.warn("markdown_nesting_limit")
+                    return
             continue
         i += 1
 
@@ -624,8 +638,9 @@ _CODE_TAGS = frozenset({"code", "code-snippet", "codesnippet", "pre", "script", 
 
 
 def _html_block(tokens, i: int, src_lines: list[str], out: _Builder, headings: tuple[tuple[int, str], ...],
-                line_offset: int, how: _Markdown) -> int:
-    """Add the items of the HTML block at ``tokens[i]``; returns the index of the next token to read.
+                line_offset: int, how: _Markdown) -> tuple[int, int | None]:
+    """Add the items of the HTML block at ``tokens[i]``; returns the index of the next token to read and, when
+    the block's code ran on past the tokens' idea of it, the source line from which to parse again instead.
 
     HTML comments are skipped (text after one on its line is kept). A block opened by a bare tag line
     ("<communication>" ... "</communication>") is a wrapper agents read as a labelled section: its lines are
@@ -636,7 +651,7 @@ def _html_block(tokens, i: int, src_lines: list[str], out: _Builder, headings: t
     content, comments = _HTML_COMMENT.subn(lambda m: "\n" * m.group(0).count("\n"), tok.content)
     out.comments_dropped += comments
     if not content.strip():
-        return i + 1
+        return i + 1, None
     lines = content.rstrip("\n").split("\n")
     first = tok.map[0] if tok.map else None
     # a block opened by a bare tag line wraps what follows it, closed or not (a misspelt or cut-off closing tag);
@@ -650,12 +665,16 @@ def _html_block(tokens, i: int, src_lines: list[str], out: _Builder, headings: t
     if kept:
         line = first + kept[0][0] + 1 + line_offset if first is not None else None
         out.add("\n".join(ln for _, ln in kept), "paragraph", section, line)
-    return i + 1
+    return i + 1, None
 
 
 def _tag_wrapped_block(tokens, i: int, lines: list[str], src_lines: list[str], out: _Builder, line_offset: int,
-                       inner: _Markdown) -> int:
-    """The content between a block's leading and trailing tag lines, as Markdown or (code tags) one code item."""
+                       inner: _Markdown) -> tuple[int, int | None]:
+    """The content between a block's leading and trailing tag lines, as Markdown or (code tags) one code item.
+
+    A blank line ends an HTML block, so code with blank lines in it (a fenced or indented sample inside
+    "<example>") is cut there; the code's remaining lines are taken back from the source (see _code_run_on).
+    """
     start = 0
     while start < len(lines) and (not lines[start].strip() or _TAG_ONLY.match(lines[start])):
         start += 1
@@ -664,11 +683,72 @@ def _tag_wrapped_block(tokens, i: int, lines: list[str], src_lines: list[str], o
         end -= 1
     name = _TAG_NAME.match(lines[start - 1]).group(1).lower()
     if name in _CODE_TAGS:
-        return _code_tag_block(tokens, i, lines, src_lines, out, inner, line_offset, start, name)
-    if end > start:
-        if not _segment_markdown("\n".join(lines[start:end]), out, inner, line_offset + start):
-            out.warn("markdown_nesting_limit")
-    return i + 1
+        return _code_tag_block(tokens, i, lines, src_lines, out, inner, line_offset, start, name), None
+    if end <= start:
+        return i + 1, None
+    content = lines[start:end]
+    next_i, reread_from = i + 1, None
+    run_on = _code_run_on(tokens, i, lines[start:], src_lines, name, inner.md, inner.rereads < MAX_REREADS)
+    if run_on is not None:  # the block ends inside code, so its trailing "tag" lines are code too
+        more, next_i, reread_from = run_on
+        content = lines[start:] + more
+    if not _segment_markdown("\n".join(content), out, inner, line_offset + start):
+        out.warn("markdown_nesting_limit")
+    return next_i, reread_from
+
+
+def _code_run_on(tokens, i: int, content: list[str], src_lines: list[str], name: str, md: MarkdownIt,
+                 may_reread: bool) -> tuple[list[str], int, int | None] | None:
+    """The rest of the code that a top-level tag block ends in, when a blank line cut it from the block.
+
+    An open fence runs to its closing fence if that comes before the closing line of the tag it sits in
+    (indented or not: the tag bounds the search, and authors indent fences inside tags freely); the tokens
+    after the block are then misread (the closing fence opened a new one), hence the parse again. An indented
+    block continues in the top-level indented block right after the blank lines, a whole token to take over.
+    Returns (code lines after the block, next token to read, line to parse again from or None), or None."""
+    if tokens[i].level != 0 or not tokens[i].map:
+        return None
+    after = tokens[i].map[1]
+    fence = _open_fence(content)
+    if fence is not None and may_reread:
+        marker, tag = fence
+        closer = re.compile(rf"^\s*{re.escape(marker[0])}{{{len(marker)},}}[ \t]*$")
+        end_tag = re.compile(rf"^\s*</{re.escape(tag or name)}\s*>\s*$", re.I)
+        for k in range(after, min(len(src_lines), after + CODE_TAG_LOOKAHEAD)):
+            if end_tag.match(src_lines[k]):
+                return None
+            if closer.match(src_lines[k]):
+                return src_lines[after:k] + [src_lines[k].strip()], len(tokens), k + 1
+        return None
+    nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+    if nxt is None or nxt.type != "code_block" or nxt.level != 0:
+        return None
+    if any(ln.strip() for ln in src_lines[after : nxt.map[0]]):
+        return None
+    last = next((t for t in reversed(md.parse("\n".join(content))) if t.level == 0), None)
+    if last is not None and last.type == "code_block" and last.map and last.map[1] >= len(content):
+        return src_lines[after : nxt.map[1]], i + 2, None
+    return None
+
+
+_FENCE_LINE = re.compile(r"^\s*(`{3,}|~{3,})(.*)$")
+
+
+def _open_fence(lines: list[str]) -> tuple[str, str | None] | None:
+    """(marker, name of the last tag opened above it) of a fence the lines leave open, else None. A line scan,
+    not a parse, so that a fence inside a nested tag block ("</a>" then "<b>" then the fence) is seen too."""
+    fence: str | None = None
+    tag = opened_at = None
+    for ln in lines:
+        m = _FENCE_LINE.match(ln)
+        if fence is None:
+            if m and not (m.group(1)[0] == "`" and "`" in m.group(2)):
+                fence, opened_at = m.group(1), tag
+            elif _TAG_ONLY.match(ln) and not ln.lstrip().startswith("</"):
+                tag = _TAG_NAME.match(ln).group(1)
+        elif m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) and not m.group(2).strip():
+            fence = None
+    return None if fence is None else (fence, opened_at)
 
 
 def _code_tag_block(tokens, i: int, lines: list[str], src_lines: list[str], out: _Builder, inner: _Markdown,

@@ -292,3 +292,30 @@ def test_a_block_opened_by_a_tag_never_closed_is_still_read_inside_and_empty_ele
             "</instruction>\n\n<br/>\n\n<p align=\"center\">\n<img src=\"logo.png\" />\n</p>\n")
     assert [(s.kind, s.text) for s in segment(text, "AGENTS.md")] == [
         ("bullet", "Never push to main."), ("bullet", "Always run the tests before committing.")]
+
+
+def test_a_fenced_sample_inside_a_tag_block_stays_one_code_item_across_its_blank_lines():
+    text = ("# Style\n<example>\n```python\ndef area(r):\n    pi = 3.14\n\n    return pi * r * r\n```\n</example>\n"
+            "\n## Tests\n<example>\n  ```html\n<div>\n\n</div>\n      ```\n</example>\nRun the tests before pushing.\n")
+    for path in ("AGENTS.md", ".cursorrules"):
+        doc = segment_document(text, path)
+        assert doc.warnings == ()
+        assert [(s.kind, s.text, s.line, s.section_path) for s in doc.segments] == [
+            ("code", "def area(r):\n    pi = 3.14\n\n    return pi * r * r", 4, ("Style",)),
+            ("code", "<div>\n\n</div>", 14, ("Style", "Tests")),
+            ("paragraph", "Run the tests before pushing.", 19, ("Style", "Tests"))]
+
+
+def test_an_indented_sample_inside_a_tag_block_stays_one_code_item_but_its_prose_keeps_paragraphs():
+    text = "<example>\n    if ready:\n        ship()\n\n    log()\n</example>\n\nAfter.\n"
+    assert [(s.kind, s.text) for s in segment(text, "AGENTS.md")] == [
+        ("code", "if ready:\n    ship()\n\nlog()"), ("paragraph", "After.")]
+    prose = "<rules>\nKeep it short.\n\nCite sources.\n</rules>\n"
+    assert [(s.kind, s.text) for s in segment(prose, "AGENTS.md")] == [
+        ("paragraph", "Keep it short."), ("paragraph", "Cite sources.")]
+
+
+def test_a_fence_left_open_before_its_tag_closes_takes_no_later_fence_as_its_end():
+    text = "<example>\n```\na\n\nb\n</example>\n\nText here.\n\n```\nc\n```\n"
+    assert [(s.kind, s.text) for s in segment(text, "AGENTS.md")] == [
+        ("code", "a"), ("paragraph", "b"), ("paragraph", "Text here."), ("code", "c")]
