@@ -549,6 +549,10 @@ def _recover_lost_lines(body: str, tokens, out: _Builder, line_offset: int, how:
 
 
 _END_OF_STATEMENT = re.compile(r"(?:[.!?:;。！？：；]|[.!?]\*\*|\*\*:?)\s*$")
+# A sentence end inside closing marks: "(see the docs.)", 'then say "done."'. A ")" or a quote also ends
+# wrapped text ("(uses `x`" / "and `y`)"), so these only end a statement when the next line starts a sentence.
+_CLOSED_SENTENCE_END = re.compile(r"[.!?。！？][)\]\"'`’”*_]+\s*$")
+_OPENING_MARKS = "*_`\"'“‘(["
 _LIST_MARKER = re.compile(r"^(?:[-*+]|\d{1,9}[.)])[ \t]+(?=\S)")
 _NUMBERED = re.compile(r"^\d{1,9}[.)][ \t]")
 _LEAD_IN = re.compile(r"(?::|\*\*:?|__:?)\s*$")  # "Steps:", "**Phase 1**": what a list of steps follows
@@ -582,15 +586,22 @@ def _width(line: str) -> int:
     return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in line)
 
 
+def _starts_sentence(line: str) -> bool:
+    """The line's first letter, after opening marks, is a capital or of a script without case (CJK, Arabic...)."""
+    first = line.lstrip(_OPENING_MARKS)[:1]
+    return first.isalpha() and not first.islower()
+
+
 def statement_lines(text: str) -> list[tuple[int, str]]:
     """Split a paragraph at hard line breaks only, keeping soft-wrapped lines together.
 
     Plain-text rule files put one statement per line without list markers ("use sql for the database" /
     "all tables have a uuid key"); Markdown would render them as one paragraph, but each line is its own
     rule, and its own item. A break is hard when the line ends a statement (. ! ? : ; or a Markdown hard
-    break), either line is a bare XML-style tag ("</rules>"), the next line opens a label ("**macOS:**",
-    "@file", "Step 2:") or a list item ("6. Check" after a paragraph, which CommonMark keeps in it), or the
-    line is too short to be a wrap. Returns (line offset within the paragraph, text) pairs.
+    break; ".)" or '."' before a line that starts a sentence), either line is a bare XML-style tag ("</rules>"),
+    the next line opens a label ("**macOS:**", "@file", "Step 2:") or a list item ("6. Check" after a
+    paragraph, which CommonMark keeps in it), or the line is too short to be a wrap. Returns (line offset
+    within the paragraph, text) pairs.
     """
     lines = text.split("\n")
     out: list[tuple[int, str]] = []
@@ -602,6 +613,7 @@ def statement_lines(text: str) -> list[tuple[int, str]]:
             or _TAG_ONLY.match(a) is not None
             or _TAG_ONLY.match(b) is not None
             or _END_OF_STATEMENT.search(a) is not None
+            or (_CLOSED_SENTENCE_END.search(a) is not None and _starts_sentence(b))
             or _STARTS_LABEL.match(b) is not None
             or _list_item_after(a, b, lines[k + 2] if k + 2 < len(lines) else "")
             or (

@@ -319,3 +319,16 @@ def test_a_fence_left_open_before_its_tag_closes_takes_no_later_fence_as_its_end
     text = "<example>\n```\na\n\nb\n</example>\n\nText here.\n\n```\nc\n```\n"
     assert [(s.kind, s.text) for s in segment(text, "AGENTS.md")] == [
         ("code", "a"), ("paragraph", "b"), ("paragraph", "Text here."), ("code", "c")]
+
+
+def test_a_sentence_ending_inside_a_bracket_or_quote_ends_its_line_only_before_a_new_sentence():
+    rules = ("Install the dependencies with pnpm only (the lockfile is pnpm-lock.yaml.)\n"
+             "Run the whole test suite before every push to the main branch, no exceptions.\n"
+             "Never commit secrets.\nAlways run the tests before pushing.\nUse pnpm, not npm.\n")
+    assert texts(segment(rules, "AGENTS.md")) == [
+        "Install the dependencies with pnpm only (the lockfile is pnpm-lock.yaml.)",
+        "Run the whole test suite before every push to the main branch, no exceptions.",
+        "Never commit secrets.", "Always run the tests before pushing.", "Use pnpm, not npm."]
+    wrap = ('If the dev server crashes with the message "Cannot find module vite..."\n'
+            "when anything triggers module resolution, delete node_modules and reinstall.\n")
+    assert texts(segment(wrap, "AGENTS.md")) == [wrap.strip()]
