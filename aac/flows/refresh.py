@@ -21,8 +21,9 @@ def merge_task(corpus: str, incoming: str, source: str, platforms: list[str] | N
 
     r = merge_incoming(Corpus(corpus), Corpus(incoming), process=None, source=source, platforms=platforms)
     mark_merged(incoming)
-    return {"version": r.version, "added": r.added, "changed": r.changed, "removed": r.removed,
-            "unchanged": r.unchanged, "per_platform": r.per_platform, "unjudged": list(r.unjudged)}
+    return {"version": r.version, "recorded": r.recorded, "added": r.added, "changed": r.changed,
+            "removed": r.removed, "unchanged": r.unchanged, "per_platform": r.per_platform,
+            "unjudged": list(r.unjudged)}
 
 
 @task(retries=1, retry_delay_seconds=[30])
@@ -44,12 +45,19 @@ def processing_outdated_task(corpus: str) -> bool:
     return processing_outdated(Corpus(corpus))
 
 
+def version_title(result: dict) -> str:
+    """What the merge made of the corpus: a new version, or none (nothing changed upstream)."""
+    if result.get("recorded", True):
+        return f"Corpus version {result['version']}"
+    return f"No change: the corpus stays at version {result['version']}"
+
+
 def report_version(result: dict) -> None:
     create_table_artifact(key="refresh-changelog",
-                          description=f"corpus version {result['version']}: changes per platform",
+                          description=f"{version_title(result)}: changes per platform",
                           table=[{"platform": p, **c} for p, c in sorted(result["per_platform"].items())])
     create_markdown_artifact(key="refresh-summary", markdown=(
-        f"# Corpus version {result['version']}\n\n| added | changed | removed | unchanged |\n|---|---|---|---|\n"
+        f"# {version_title(result)}\n\n| added | changed | removed | unchanged |\n|---|---|---|---|\n"
         f"| {result['added']} | {result['changed']} | {result['removed']} | {result['unchanged']} |\n"))
 
 
@@ -95,7 +103,7 @@ def refresh_corpus(corpus: str = "data", api_url: str | None = None, incoming: s
         if process and (changed or processing_outdated_task(corpus)):
             result["process"] = process_task(corpus)
         report_version(result)
-        print(f"version {result['version']}: +{result['added']} ~{result['changed']} -{result['removed']}"
+        print(f"{version_title(result)}: +{result['added']} ~{result['changed']} -{result['removed']}"
               + (f"; not judged for removal: {', '.join(result['unjudged'])}" if result["unjudged"] else ""))
         if publish:
             from aac.flows.publish import publish_corpus

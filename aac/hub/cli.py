@@ -158,8 +158,11 @@ def _refresh(target, settings, incoming: Path | None, api_url: str | None, platf
     except FileNotFoundError as exc:
         console.print(f"[red]{exc}[/red]")
         raise typer.Exit(1)
-    typer.echo(f"version {report.version}: added={report.added} changed={report.changed} removed={report.removed} "
-               f"unchanged={report.unchanged}")
+    if report.recorded:
+        typer.echo(f"version {report.version}: added={report.added} changed={report.changed} "
+                   f"removed={report.removed} unchanged={report.unchanged}")
+    else:
+        typer.echo(f"no change: the corpus stays at version {report.version} (unchanged={report.unchanged})")
     for name, counts in sorted(report.per_platform.items()):
         typer.echo(f"  {name}: " + " ".join(f"{k}={v}" for k, v in counts.items()))
     if report.unjudged:

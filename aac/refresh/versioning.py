@@ -6,9 +6,10 @@ or the same content under another licence: a relicensed repository) are (re)proc
 processed rows and items untouched, and artifacts no longer found get a tombstone (``removed_at`` + status
 ``removed``) instead of disappearing - but only on platforms the crawl covered whole (every query of the platform
 swept to the end): a crawl of some platforms, or one killed half-way, says nothing about the files of the others.
-Each run is a numbered version with one ``changelog`` row per changed artifact and one ``versions`` row, written
-last as the commit marker, so a run killed half-way is simply run again (changelog rows are upserted by
-(version, artifact_id)).
+Each run that changes something is a numbered version with one ``changelog`` row per changed artifact and one
+``versions`` row, written last as the commit marker, so a run killed half-way is simply run again (changelog rows
+are upserted by (version, artifact_id)). A run that changes nothing records no version: the latest stays the latest
+(a corpus with no version yet still gets version 1 from its first refresh, its baseline, whatever that found).
 """
 
 from __future__ import annotations
@@ -126,6 +127,7 @@ class VersionReport:
     processed: tuple[str, ...]
     per_platform: dict[str, dict[str, int]]
     unjudged: tuple[str, ...] = ()  # platforms of the corpus the crawl did not cover whole: nothing removed there
+    recorded: bool = True  # False: nothing changed, no version was recorded and ``version`` is still the latest
 
 
 def _isin(table: pa.Table, column: str, values) -> pa.Array:
@@ -148,11 +150,18 @@ def current_state(corpus: Corpus) -> pa.Table:
     return pa.concat_tables([raw, override.cast(raw.schema)])
 
 
-def _next_version(corpus: Corpus) -> int:
+def _latest_version(corpus: Corpus) -> int:
+    """The newest recorded version; 0 when there is none yet."""
     if not corpus.exists("versions"):
-        return 1
+        return 0
     versions = corpus.read("versions", columns=["version"]).column("version").to_pylist()
-    return (max(versions) if versions else 0) + 1
+    return max(versions) if versions else 0
+
+
+def records_version(latest: int, changes: int) -> bool:
+    """Whether a merge is a new version: it changed something, or the corpus has no version yet (its first
+    refresh is the baseline that later changelogs count from). An unchanged crawl adds no empty version."""
+    return changes > 0 or latest == 0
 
 
 def _logged(corpus: Corpus, version: int) -> list[dict]:
@@ -204,7 +213,8 @@ def apply_refresh(corpus: Corpus, crawled: pa.Table, process: Processor | None =
     now = now or dt.datetime.now(dt.timezone.utc)
     current = current_state(corpus)
     plan = plan_refresh(current, crawled, covered)
-    version = _next_version(corpus)
+    latest = _latest_version(corpus)
+    version = latest + 1
 
     meta_cols = ["artifact_id", "repo", "path", "platform"]
     rows = {r["artifact_id"]: r for r in current.select(meta_cols).to_pylist()}
@@ -268,10 +278,14 @@ def apply_refresh(corpus: Corpus, crawled: pa.Table, process: Processor | None =
         d = per_platform.setdefault(r["platform"] or "unknown", {"added": 0, "changed": 0, "removed": 0})
         d[r["change"]] += 1
     unchanged = len(set(plan.unchanged) - {r["artifact_id"] for r in logged})
-    live = corpus.sql("SELECT count(*) AS n FROM artifacts WHERE removed_at IS NULL").column("n")[0].as_py()
-    corpus.upsert("versions", pa.Table.from_pylist([dict(
-        version=version, created_at=now, source=source, added=counts["added"], changed=counts["changed"],
-        removed=counts["removed"], unchanged=unchanged, live_artifacts=live)], schema=VERSIONS))
+    recorded = records_version(latest, len(logged))
+    if recorded:
+        live = corpus.sql("SELECT count(*) AS n FROM artifacts WHERE removed_at IS NULL").column("n")[0].as_py()
+        corpus.upsert("versions", pa.Table.from_pylist([dict(
+            version=version, created_at=now, source=source, added=counts["added"], changed=counts["changed"],
+            removed=counts["removed"], unchanged=unchanged, live_artifacts=live)], schema=VERSIONS))
+    else:
+        version = latest
     unjudged: tuple[str, ...] = ()
     if covered is not None:
         alive = current.filter(pc.is_null(current.column("removed_at"))) if "removed_at" in current.column_names \
@@ -279,7 +293,7 @@ def apply_refresh(corpus: Corpus, crawled: pa.Table, process: Processor | None =
         unjudged = tuple(sorted({p or "unknown" for p in alive.column("platform").to_pylist()} - set(covered)))
     return VersionReport(version, counts["added"], counts["changed"], counts["removed"], unchanged,
                          tuple(fresh.column("artifact_id").to_pylist()) if process is not None else (), per_platform,
-                         unjudged)
+                         unjudged, recorded)
 
 
 def adopt_frontier(corpus: Corpus, incoming: Corpus) -> None:

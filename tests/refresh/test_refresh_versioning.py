@@ -89,19 +89,65 @@ def test_a_file_still_gone_keeps_its_first_tombstone_and_is_not_removed_again(co
     apply_refresh(corpus, crawl(_v2_files()), RecordingProcessor(), now=T2)
     gone = artifact_id("c/z", "CLAUDE.md")
     report = apply_refresh(corpus, crawl(_v2_files()), RecordingProcessor(), now=T2 + dt.timedelta(days=7))
-    assert (report.version, report.added, report.changed, report.removed, report.unchanged) == (3, 0, 0, 0, 4)
+    assert (report.version, report.added, report.changed, report.removed, report.unchanged) == (2, 0, 0, 0, 4)
+    assert not report.recorded  # nothing changed: no version 3
     assert corpus.sql("SELECT count(*) AS n FROM changelog WHERE version = 3").column("n")[0].as_py() == 0
     row = corpus.sql(f"SELECT status, removed_at FROM artifacts WHERE artifact_id = '{gone}'").to_pylist()
     assert row == [{"status": "removed", "removed_at": T2}]  # the first removal's time, not re-stamped
-    assert corpus.sql("SELECT removed FROM versions WHERE version = 3").column("removed")[0].as_py() == 0
 
 
-def test_unchanged_crawl_makes_an_empty_version_and_processes_nothing(corpus):
+def test_an_unchanged_crawl_records_no_version_and_processes_nothing(corpus):
     apply_refresh(corpus, crawl(FILES_V1), RecordingProcessor(), now=T1)
     proc = RecordingProcessor()
     report = apply_refresh(corpus, crawl(FILES_V1), proc, now=T2)
     assert proc.seen == [] and (report.added, report.changed, report.removed, report.unchanged) == (0, 0, 0, 4)
+    assert (report.version, report.recorded) == (1, False)  # version 1 stays the latest
+    assert corpus.sql("SELECT version, unchanged FROM versions").to_pylist() == [dict(version=1, unchanged=0)]
     assert corpus.sql("SELECT count(*) AS n FROM changelog WHERE version = 2").column("n")[0].as_py() == 0
+    report = apply_refresh(corpus, crawl(_v2_files()), proc, now=T2 + dt.timedelta(days=7))
+    assert (report.version, report.recorded) == (2, True)  # the next change is the next number, no gap
+
+
+@pytest.mark.parametrize("first_crawl", [{}, FILES_V1])
+def test_the_first_refresh_of_a_corpus_without_versions_records_version_1_as_its_baseline(corpus, first_crawl):
+    """Chosen behaviour: version 1 is recorded even when it changes nothing (an empty corpus finding nothing, or a
+    corpus pulled or crawled before any refresh), so every later changelog counts from a recorded version."""
+    if first_crawl:
+        corpus.replace("artifacts", crawl(first_crawl).append_column("status", pa.array(["kept"] * len(first_crawl))))
+    report = apply_refresh(corpus, crawl(first_crawl) if first_crawl else crawl(FILES_V1).slice(0, 0), None, now=T1)
+    assert (report.version, report.recorded, report.added) == (1, True, 0)
+    assert corpus.sql("SELECT version, unchanged, live_artifacts FROM versions").to_pylist() == [
+        dict(version=1, unchanged=len(first_crawl), live_artifacts=len(first_crawl))]
+
+
+def test_an_unchanged_refresh_still_adopts_the_crawls_frontier_validators_and_repository_metadata(tmp_path):
+    """No version, but the bookkeeping of the crawl is kept: the next refresh is seeded from this crawl's frontier,
+    sends this crawl's validators and sees the repositories as fetched now."""
+    from aac.refresh.versioning import merge_incoming
+    from aac.schema import CRAWL_QUERIES, HTTP_CACHE, REPOS
+    from aac.store import Corpus
+
+    def incoming(name: str, at: dt.datetime) -> Corpus:
+        inc = Corpus(tmp_path / name)
+        inc.replace("artifacts", crawl(FILES_V1))
+        inc.replace("repos", pa.Table.from_pylist([dict(full_name=r, stars=1, fetched_at=at)
+                                                   for r in sorted({k[0] for k in FILES_V1})], schema=REPOS))
+        inc.replace("crawl_queries", pa.Table.from_pylist([dict(
+            query_id=f"q:{name}", platform="claude", query="filename:CLAUDE.md", size_lo=0, size_hi=100,
+            fetched=2, state="done", updated_at=at)], schema=CRAWL_QUERIES))
+        inc.replace("http_cache", pa.Table.from_pylist([dict(key=f"k:{name}", resource="search", etag=f'"{name}"',
+                                                             fetched_at=at)], schema=HTTP_CACHE))
+        return inc
+
+    main = Corpus(tmp_path / "main")
+    merge_incoming(main, incoming("first", T1), source="first")
+    report = merge_incoming(main, incoming("again", T2), source="again")
+    assert (report.version, report.recorded, report.unchanged) == (1, False, 4)
+    assert main.sql("SELECT version FROM versions").to_pylist() == [{"version": 1}]
+    assert main.sql("SELECT query_id, updated_at FROM crawl_queries").to_pylist() == [
+        dict(query_id="q:again", updated_at=T2)]
+    assert sorted(main.read("http_cache").column("key").to_pylist()) == ["k:again", "k:first"]
+    assert set(main.read("repos").column("fetched_at").to_pylist()) == {T2}
 
 
 def test_without_a_processor_changed_rows_wait_as_pending_with_their_stale_items_gone(corpus):
@@ -132,6 +178,11 @@ def test_aac_refresh_command_reports_the_version_and_per_platform_changes(tmp_pa
                                    "--no-process"])
     assert res.exit_code == 0, res.output
     assert "version 1: added=4 changed=0 removed=0 unchanged=0" in res.output and "claude: added=2" in res.output
+    res = CliRunner().invoke(app, ["refresh", "--corpus", str(main.root), "--incoming", str(incoming.root),
+                                   "--no-process"])  # the same crawl again: nothing changed upstream
+    assert res.exit_code == 0, res.output
+    assert "no change: the corpus stays at version 1 (unchanged=4)" in res.output
+    assert (incoming.root / ".merged").exists()  # the run is still marked merged
     res = CliRunner().invoke(app, ["refresh", "--corpus", str(main.root), "--incoming", str(tmp_path / "nothing")])
     assert res.exit_code == 1 and "crawl into it first" in " ".join(res.output.split())
 
@@ -201,7 +252,8 @@ def test_aac_refresh_with_platform_leaves_the_other_platforms_alone(tmp_path):
         res = CliRunner().invoke(app, ["refresh", "--corpus", str(main.root), "--incoming", str(inc.root),
                                        "--no-process", *extra])
         assert res.exit_code == 0, res.output
-    assert "removed=0 unchanged=2" in res.output and "not judged for removal" in res.output
+    assert "no change: the corpus stays at version 1 (unchanged=2)" in res.output
+    assert "not judged for removal" in res.output
     assert main.sql("SELECT count(*) AS n FROM artifacts WHERE status = 'removed'").column("n")[0].as_py() == 0
 
 
@@ -310,8 +362,10 @@ def test_what_a_stopped_merge_logged_but_never_applied_is_not_counted_when_the_c
     seen_then[("d/w", ".windsurfrules", "windsurf")] = "- brand new"  # the first attempt sees an addition ...
     _merge_dying_at(corpus, monkeypatch, "artifacts", seen_then)
     report = apply_refresh(corpus, crawl(FILES_V1), None, now=T2)  # ... gone again before the rerun
-    assert (report.version, report.added, report.changed, report.removed, report.unchanged) == (2, 0, 0, 0, 4)
+    assert (report.version, report.added, report.changed, report.removed, report.unchanged) == (1, 0, 0, 0, 4)
+    assert not report.recorded  # the corpus is version 1 again: no empty version 2
     assert corpus.sql("SELECT count(*) AS n FROM changelog WHERE version = 2").to_pylist() == [{"n": 0}]
+    assert corpus.sql("SELECT max(version) AS v FROM versions").to_pylist() == [{"v": 1}]
 
 
 def test_items_a_stopped_merge_left_beside_new_content_are_dropped_by_the_rerun(corpus, monkeypatch):
