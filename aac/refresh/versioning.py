@@ -8,15 +8,17 @@ processed rows and items untouched, and artifacts no longer found get a tombston
 swept to the end): a crawl of some platforms, or one killed half-way, says nothing about the files of the others.
 Each run that changes something is a numbered version with one ``changelog`` row per changed artifact and one
 ``versions`` row, written last as the commit marker, so a run killed half-way is simply run again (changelog rows
-are upserted by (version, artifact_id)). A run that changes nothing records no version: the latest stays the latest
-(a corpus with no version yet still gets version 1 from its first refresh, its baseline, whatever that found).
+are upserted by (version, artifact_id) and written before the artifacts they name, so a rerun takes the state
+before the version from them where the stopped run already merged, even if the crawl changed again since). A run
+that changes nothing records no version: the latest stays the latest (a corpus with no version yet still gets
+version 1 from its first refresh, its baseline, whatever that found).
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import hashlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 import pyarrow as pa
@@ -87,24 +89,63 @@ def _licenses(table: pa.Table) -> dict[str, str | None]:
     return dict(zip(table.column("artifact_id").to_pylist(), table.column("license_spdx").to_pylist()))
 
 
-def plan_refresh(current: pa.Table, crawled: pa.Table, covered: set[str] | None = None) -> RefreshPlan:
+def _restore_pre_merge(old_hash: dict[str, str | None], tombstoned: set[str], before: Iterable[dict]) -> set[str]:
+    """Put back, in place, the state before this version of the artifacts an earlier, stopped attempt at it logged
+    (the corpus may already hold what that attempt merged): absent for an addition, live with the logged
+    ``old_hash`` for a change or a removal. Returns the ids it logged as relicensed only (same hash both sides):
+    their earlier licence is not logged, so they stay changed."""
+    relicensed = set()
+    for r in before:
+        aid = r["artifact_id"]
+        tombstoned.discard(aid)
+        if r["change"] == "added":
+            old_hash.pop(aid, None)
+            continue
+        old_hash[aid] = r["old_hash"]
+        if r["change"] == "changed" and r["old_hash"] == r["new_hash"]:
+            relicensed.add(aid)
+    return relicensed
+
+
+def _hold_unjudged(before: Iterable[dict], cur_hash: dict[str, str | None], cur_tombstoned: set[str],
+                   new_hash: dict[str, str | None], unjudged: set[str]) -> None:
+    """Artifacts a stopped attempt logged on a platform this crawl does not judge, and that it did not meet: it
+    says nothing of them, so what that attempt merged (the corpus as it is) is their new state. In place: a live
+    one joins ``new_hash``; each is judged, so one the attempt tombstoned stays removed."""
+    for r in before:
+        aid = r["artifact_id"]
+        if aid in new_hash or aid not in unjudged:
+            continue
+        unjudged.discard(aid)
+        if aid in cur_hash and aid not in cur_tombstoned:
+            new_hash[aid] = cur_hash[aid]
+
+
+def plan_refresh(current: pa.Table, crawled: pa.Table, covered: set[str] | None = None,
+                 before: Sequence[dict] = ()) -> RefreshPlan:
     """Classify every artifact of ``current`` (the corpus) and ``crawled`` (the fresh crawl). Pure.
 
     ``covered``: the platforms the crawl swept whole; an artifact of another platform that the crawl did not
-    meet is not judged removed (None: the crawl covered every platform)."""
+    meet is not judged removed (None: the crawl covered every platform).
+    ``before``: the changelog rows (artifact_id, change, old_hash, new_hash) an earlier attempt at the same version
+    logged before it stopped: the plan is then against the version before (what the changelog must say), not
+    against the part-merged corpus (what is left to write); of those the crawl does not judge, what the corpus holds
+    stands."""
     old_hash, tombstoned = _keys(current)
+    new_hash, _ = _keys(crawled)
+    unjudged: set[str] = set()
+    if covered is not None:
+        ids, platforms = current.column("artifact_id").to_pylist(), current.column("platform").to_pylist()
+        unjudged = {aid for aid, p in zip(ids, platforms) if p not in covered}
+    _hold_unjudged(before, old_hash, tombstoned, new_hash, unjudged)
+    relicensed_before = _restore_pre_merge(old_hash, tombstoned, before)
     old_lic, new_lic = _licenses(current), _licenses(crawled)
 
     def relicensed(aid: str) -> bool:
         """Same content, another licence (the repository changed it): processed again, as its verdict may change.
         An unknown new licence (metadata that did not come) changes nothing."""
-        return new_lic.get(aid) is not None and new_lic.get(aid) != old_lic.get(aid)
+        return aid in relicensed_before or (new_lic.get(aid) is not None and new_lic.get(aid) != old_lic.get(aid))
 
-    unjudged: set[str] = set()
-    if covered is not None:
-        ids, platforms = current.column("artifact_id").to_pylist(), current.column("platform").to_pylist()
-        unjudged = {aid for aid, p in zip(ids, platforms) if p not in covered}
-    new_hash, _ = _keys(crawled)
     added, changed, unchanged = [], [], []
     for aid in sorted(new_hash):
         if aid not in old_hash or aid in tombstoned:
@@ -165,29 +206,18 @@ def records_version(latest: int, changes: int) -> bool:
 
 
 def _logged(corpus: Corpus, version: int) -> list[dict]:
-    """The changelog rows of ``version``: artifact_id, change, platform, new_hash."""
-    return corpus.sql(f"SELECT artifact_id, change, platform, new_hash FROM changelog WHERE version = {int(version)} "
-                      "ORDER BY artifact_id").to_pylist()
+    """The changelog rows of ``version``: artifact_id, change, platform, old_hash, new_hash."""
+    if not corpus.exists("changelog"):
+        return []
+    return corpus.sql("SELECT artifact_id, change, platform, old_hash, new_hash FROM changelog "
+                      f"WHERE version = {int(version)} ORDER BY artifact_id").to_pylist()
 
 
-def _unapplied(earlier: list[dict], relogged: set[str], plan: RefreshPlan, current: pa.Table) -> set[str]:
-    """Ids an earlier attempt at this version logged but that the corpus does not show, and this run does not log
-    again: an addition or change whose content the corpus does not hold (now unchanged means the corpus already
-    matches the crawl), a removal of an artifact that is not tombstoned."""
-    unchanged = set(plan.unchanged)
-    tombstoned = _keys(current)[1] if earlier else set()
-    out = set()
-    for r in earlier:
-        aid = r["artifact_id"]
-        if aid in relogged:
-            continue
-        if r["change"] == "removed":
-            applied = aid in tombstoned
-        else:
-            applied = aid in unchanged and plan.new_hash.get(aid) == r["new_hash"]
-        if not applied:
-            out.add(aid)
-    return out
+def _drop_logged(corpus: Corpus, version: int, ids: set[str]) -> None:
+    """Delete ``version``'s changelog rows of ``ids``."""
+    log_all = corpus.read("changelog")
+    gone = pc.and_(pc.equal(log_all.column("version"), version), _isin(log_all, "artifact_id", ids))
+    corpus.replace("changelog", log_all.filter(pc.invert(gone)))
 
 
 def _changelog(plan: RefreshPlan, version: int, rows: dict[str, dict], now: dt.datetime) -> pa.Table:
@@ -202,6 +232,17 @@ def _changelog(plan: RefreshPlan, version: int, rows: dict[str, dict], now: dt.d
     return pa.Table.from_pylist(out, schema=CHANGELOG)
 
 
+def _tally(changelog: pa.Table) -> tuple[dict[str, int], dict[str, dict[str, int]]]:
+    """Changes by kind, overall and per platform."""
+    counts = {"added": 0, "changed": 0, "removed": 0}
+    per_platform: dict[str, dict[str, int]] = {}
+    for r in changelog.select(["change", "platform"]).to_pylist():
+        counts[r["change"]] += 1
+        d = per_platform.setdefault(r["platform"] or "unknown", {"added": 0, "changed": 0, "removed": 0})
+        d[r["change"]] += 1
+    return counts, per_platform
+
+
 def apply_refresh(corpus: Corpus, crawled: pa.Table, process: Processor | None = None,
                   now: dt.datetime | None = None, source: str = "crawl",
                   covered: set[str] | None = None) -> VersionReport:
@@ -212,28 +253,27 @@ def apply_refresh(corpus: Corpus, crawled: pa.Table, process: Processor | None =
     ``removed`` tombstones (their old items are dropped), which is what the processing step takes as input."""
     now = now or dt.datetime.now(dt.timezone.utc)
     current = current_state(corpus)
-    plan = plan_refresh(current, crawled, covered)
     latest = _latest_version(corpus)
     version = latest + 1
+    # A changelog for this version already, with no versions row: an earlier attempt stopped part-way, and the
+    # corpus may hold part of what it merged. ``work`` is what is left to write (against the corpus as it is);
+    # ``plan`` is what this version changed since the last (against the state before the first attempt, which
+    # its rows keep), so a crawl that changed again meanwhile still gets the true old hashes and kinds of change.
+    earlier = _logged(corpus, version)
+    work = plan_refresh(current, crawled, covered)
+    plan = plan_refresh(current, crawled, covered, before=earlier) if earlier else work
 
     meta_cols = ["artifact_id", "repo", "path", "platform"]
     rows = {r["artifact_id"]: r for r in current.select(meta_cols).to_pylist()}
     rows.update({r["artifact_id"]: r for r in crawled.select([c for c in meta_cols if c in crawled.column_names]).to_pylist()})
     changelog = _changelog(plan, version, rows, now)
-    # A changelog for this version already, with no versions row: an earlier attempt stopped part-way. What it
-    # logged and applied stays this version's; what it logged but never applied (the crawl has changed since) goes.
-    earlier = _logged(corpus, version) if corpus.exists("changelog") else []
-    unapplied = _unapplied(earlier, set(changelog.column("artifact_id").to_pylist()), plan, current)
-    if unapplied:
-        log_all = corpus.read("changelog")
-        gone = pc.and_(pc.equal(log_all.column("version"), version), _isin(log_all, "artifact_id", unapplied))
-        corpus.replace("changelog", log_all.filter(pc.invert(gone)))
-    if changelog.num_rows:
+    if changelog.num_rows:  # logged before anything is written, so a rerun knows what was there before
         corpus.upsert("changelog", changelog)
-    # what the earlier attempt merged goes through again (its items may not have been rewritten)
-    merged_before = {r["artifact_id"] for r in earlier if r["change"] != "removed" and r["artifact_id"] not in unapplied}
+    # what this version adds or changes and an earlier attempt may have merged already goes through again (its
+    # items may not have been rewritten); what it merged that the crawl has undone since is in ``work``
+    merged_before = {r["artifact_id"] for r in earlier} & set(plan.to_process)
 
-    fresh = crawled.filter(_isin(crawled, "artifact_id", sorted(set(plan.to_process) | merged_before)))
+    fresh = crawled.filter(_isin(crawled, "artifact_id", sorted(set(work.to_process) | merged_before)))
     if process is not None and fresh.num_rows:
         produced = process(fresh)
         new_artifacts = produced["artifacts"]
@@ -246,7 +286,7 @@ def apply_refresh(corpus: Corpus, crawled: pa.Table, process: Processor | None =
         new_artifacts = new_artifacts.append_column("status", pa.array([PENDING] * new_artifacts.num_rows, pa.string()))
         new_items = None
 
-    tomb = current.filter(_isin(current, "artifact_id", plan.removed))
+    tomb = current.filter(_isin(current, "artifact_id", work.removed))
     if tomb.num_rows:
         tomb = tomb.set_column(tomb.schema.get_field_index("removed_at"), "removed_at",
                                pa.array([now] * tomb.num_rows, ARTIFACTS.field("removed_at").type))
@@ -256,8 +296,8 @@ def apply_refresh(corpus: Corpus, crawled: pa.Table, process: Processor | None =
 
         corpus.upsert("artifacts", pa.concat_tables([conform(new_artifacts, ARTIFACTS), conform(tomb, ARTIFACTS)]))
 
-    if plan.changed or new_items is not None or merged_before:
-        stale = set(plan.to_process) | merged_before
+    if work.changed or new_items is not None or merged_before:
+        stale = set(work.to_process) | merged_before
         items = corpus.read("items")
         kept = items.filter(pc.invert(_isin(items, "artifact_id", stale))) if items.num_rows else items
         if new_items is not None and new_items.num_rows:
@@ -267,18 +307,17 @@ def apply_refresh(corpus: Corpus, crawled: pa.Table, process: Processor | None =
         if kept.num_rows != items.num_rows or new_items is not None:
             corpus.replace("items", kept)
 
-    # The version's changelog, not this run's plan, says what changed: a merge stopped before its versions row
-    # (killed, or a failed write) is run again as the same version, and by then part of it is already merged,
-    # so the plan alone would see those changes as unchanged rows.
-    logged = _logged(corpus, version) if corpus.exists("changelog") else []
-    counts = {"added": 0, "changed": 0, "removed": 0}
-    per_platform: dict[str, dict[str, int]] = {}
-    for r in logged:
-        counts[r["change"]] += 1
-        d = per_platform.setdefault(r["platform"] or "unknown", {"added": 0, "changed": 0, "removed": 0})
-        d[r["change"]] += 1
-    unchanged = len(set(plan.unchanged) - {r["artifact_id"] for r in logged})
-    recorded = records_version(latest, len(logged))
+    # Rows an earlier attempt logged that this version no longer changes (the crawl is back to the state before):
+    # dropped only now that the corpus holds the crawl, as until then they keep that state for a further rerun.
+    outdated = {r["artifact_id"] for r in earlier} - set(changelog.column("artifact_id").to_pylist())
+    if outdated:
+        _drop_logged(corpus, version, outdated)
+
+    # The version's changelog (``plan``), not what was left to write (``work``), says what changed: a merge
+    # stopped before its versions row is run again as the same version, and by then part of it is already merged.
+    counts, per_platform = _tally(changelog)
+    unchanged = len(plan.unchanged)
+    recorded = records_version(latest, changelog.num_rows)
     if recorded:
         live = corpus.sql("SELECT count(*) AS n FROM artifacts WHERE removed_at IS NULL").column("n")[0].as_py()
         corpus.upsert("versions", pa.Table.from_pylist([dict(

@@ -376,3 +376,99 @@ def test_items_a_stopped_merge_left_beside_new_content_are_dropped_by_the_rerun(
     assert corpus.sql(f"SELECT count(*) AS n FROM items WHERE artifact_id = '{edited}'").to_pylist() == [{"n": 0}]
     assert corpus.sql(f"SELECT status FROM artifacts WHERE artifact_id = '{edited}'").to_pylist() == [
         {"status": PENDING}]  # waits for processing, which itemises its new content
+
+
+def _log(corpus, version: int) -> dict[str, tuple]:
+    """repo -> (change, old_hash, new_hash) of ``version``'s changelog."""
+    return {r["repo"]: (r["change"], r["old_hash"], r["new_hash"]) for r in corpus.sql(
+        f"SELECT repo, change, old_hash, new_hash FROM changelog WHERE version = {version}").to_pylist()}
+
+
+def _hash(text: str) -> str:
+    from aac.refresh.versioning import content_key
+
+    return content_key({"content": text})
+
+
+EDITED, GONE, NEW = ("a/x", "CLAUDE.md", "claude"), ("c/z", "CLAUDE.md", "claude"), ("d/w", ".windsurfrules", "windsurf")
+
+
+def _v3_files():
+    """The v2 crawl edited again upstream: the edited file and the new file both changed once more."""
+    files = _v2_files()
+    files[EDITED], files[NEW] = "- rule one, edited twice", "- brand new, already edited"
+    return files
+
+
+@pytest.mark.parametrize("dies_at", ["changelog", "artifacts", "items", "versions"])
+def test_a_rerun_after_the_crawl_changed_again_logs_the_hashes_of_the_version_before(corpus, monkeypatch, dies_at):
+    """The rerun's old hashes and kinds of change are against version 1, not against what the stopped attempt had
+    already merged (which made the edited file's old hash the first attempt's new one, and the new file 'changed')."""
+    apply_refresh(corpus, crawl(FILES_V1), RecordingProcessor(), now=T1)
+    _merge_dying_at(corpus, monkeypatch, dies_at, _v2_files())
+    report = apply_refresh(corpus, crawl(_v3_files()), None, now=T2)
+    v3 = _v3_files()
+    assert _log(corpus, 2) == {"a/x": ("changed", _hash(FILES_V1[EDITED]), _hash(v3[EDITED])),
+                               "c/z": ("removed", _hash(FILES_V1[GONE]), None),
+                               "d/w": ("added", None, _hash(v3[NEW]))}
+    assert (report.version, report.added, report.changed, report.removed, report.unchanged) == (2, 1, 1, 1, 2)
+    assert corpus.sql("SELECT added, changed, removed FROM versions WHERE version = 2").to_pylist() == [
+        dict(added=1, changed=1, removed=1)]
+    live = corpus.sql("SELECT repo, path, content FROM artifacts WHERE removed_at IS NULL").to_pylist()
+    assert {(r["repo"], r["path"]): r["content"] for r in live} == {(r, p): c for (r, p, _), c in v3.items()}
+
+
+def test_a_change_undone_upstream_before_the_rerun_is_not_logged_and_the_corpus_is_put_back(corpus, monkeypatch):
+    apply_refresh(corpus, crawl(FILES_V1), RecordingProcessor(), now=T1)
+    _merge_dying_at(corpus, monkeypatch, "items", _v2_files())  # the edit and the removal are merged ...
+    undone = _v2_files()
+    undone[EDITED], undone[GONE] = FILES_V1[EDITED], FILES_V1[GONE]  # ... then both undone upstream
+    report = apply_refresh(corpus, crawl(undone), None, now=T2)
+    assert _log(corpus, 2) == {"d/w": ("added", None, _hash(undone[NEW]))}  # against version 1, only the addition
+    assert (report.added, report.changed, report.removed, report.unchanged) == (1, 0, 0, 4)
+    back = corpus.sql("SELECT repo, content, removed_at FROM artifacts WHERE repo IN ('a/x', 'c/z') "
+                      "AND path = 'CLAUDE.md' ORDER BY repo").to_pylist()
+    assert back == [dict(repo="a/x", content=FILES_V1[EDITED], removed_at=None),
+                    dict(repo="c/z", content=FILES_V1[GONE], removed_at=None)]
+
+
+def test_the_hashes_before_the_version_survive_several_stopped_attempts(corpus, monkeypatch):
+    apply_refresh(corpus, crawl(FILES_V1), RecordingProcessor(), now=T1)
+    _merge_dying_at(corpus, monkeypatch, "items", _v2_files())  # merges v2, stops before its items
+    _merge_dying_at(corpus, monkeypatch, "artifacts", _v3_files())  # logs v3 against v1, stops before writing it
+    apply_refresh(corpus, crawl(_v2_files()), None, now=T2)  # upstream is back at v2
+    v2 = _v2_files()
+    assert _log(corpus, 2) == {"a/x": ("changed", _hash(FILES_V1[EDITED]), _hash(v2[EDITED])),
+                               "c/z": ("removed", _hash(FILES_V1[GONE]), None),
+                               "d/w": ("added", None, _hash(v2[NEW]))}
+    edited = artifact_id(*EDITED[:2])  # its version-1 items, left by the first attempt, are gone too
+    assert corpus.sql(f"SELECT count(*) AS n FROM items WHERE artifact_id = '{edited}'").to_pylist() == [{"n": 0}]
+
+
+def test_plan_against_the_version_before_takes_the_logged_state_of_what_a_stopped_attempt_merged():
+    half_merged = crawl({EDITED: "- v2", NEW: "- new"})  # the stopped attempt wrote both
+    logged = [dict(artifact_id=artifact_id("a/x", "CLAUDE.md"), change="changed", old_hash="sha256:v1",
+                   new_hash=_hash("- v2")),
+              dict(artifact_id=artifact_id("d/w", ".windsurfrules"), change="added", old_hash=None,
+                   new_hash=_hash("- new"))]
+    plan = plan_refresh(half_merged, crawl({EDITED: "- v3", NEW: "- new"}), before=logged)
+    assert plan.changed == (artifact_id("a/x", "CLAUDE.md"),) and plan.added == (artifact_id("d/w", ".windsurfrules"),)
+    assert plan.old_hash[artifact_id("a/x", "CLAUDE.md")] == "sha256:v1"
+    assert plan_refresh(half_merged, crawl({EDITED: "- v3", NEW: "- new"})).changed == (
+        artifact_id("a/x", "CLAUDE.md"),)  # without it: against the corpus as it is (what is left to write)
+
+
+def test_a_rerun_that_does_not_judge_a_platform_keeps_what_the_stopped_attempt_merged_there(corpus, monkeypatch):
+    """Rerun with a crawl of one platform: the claude and windsurf files it does not meet stay as the stopped
+    attempt merged them, and so do their changelog rows (the edit, the tombstone, the addition)."""
+    apply_refresh(corpus, crawl(FILES_V1), RecordingProcessor(), now=T1)
+    _merge_dying_at(corpus, monkeypatch, "items", _v2_files())
+    only_cursor = {k: v for k, v in _v2_files().items() if k[2] == "cursor"}
+    report = apply_refresh(corpus, crawl(only_cursor), None, now=T2, covered={"cursor"})
+    v2 = _v2_files()
+    assert _log(corpus, 2) == {"a/x": ("changed", _hash(FILES_V1[EDITED]), _hash(v2[EDITED])),
+                               "c/z": ("removed", _hash(FILES_V1[GONE]), None),
+                               "d/w": ("added", None, _hash(v2[NEW]))}
+    assert (report.added, report.changed, report.removed) == (1, 1, 1)
+    live = corpus.sql("SELECT repo, path, content FROM artifacts WHERE removed_at IS NULL").to_pylist()
+    assert {(r["repo"], r["path"]): r["content"] for r in live} == {(r, p): c for (r, p, _), c in v2.items()}
