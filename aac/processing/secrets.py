@@ -3,8 +3,10 @@
 Detection = detect-secrets' regex detectors (their ``denylist`` patterns, used directly so we get match spans
 for redaction) plus our own patterns for what it misses or reports only partly (GitHub fine-grained PATs,
 ``sk-``/``sk-ant-`` keys, Google/HF/npm tokens, PEM blocks spanning lines, passwords in URLs, ``password = ...``
-assignments, e-mail addresses). Running ~60 patterns over every line is slow, so each detector has literal
-triggers found with ``str.find``: a detector runs only on the lines where one of its triggers occurs.
+assignments, .pgpass lines, Discord bot tokens by shape, e-mail addresses). Running ~60 patterns over every line is
+slow, so each detector has literal triggers found with ``str.find``: a detector runs only on the lines where one of
+its triggers occurs (a few read on to the next lines: an AWS secret in the table row after its key id, aider's
+``api-key:`` list). A long value wrapped onto the next line loses its continuation lines too.
 
 Placeholders look like ``[REDACTED:aws_access_key]`` so analysts still see that a key was there and of what kind.
 E-mail addresses of roles (noreply@, support@, git@, ...) and placeholder domains are not personal data and are kept.
@@ -53,6 +55,13 @@ _OWN: tuple[tuple[str, str, int, tuple[str, ...]], ...] = (
     ("mailgun_key", r"key-[0-9a-f]{32}(?![0-9a-f])", 0, ("key-",)),
     ("discord_webhook", r"https://(?:canary\.|ptb\.)?discord(?:app)?\.com/api/webhooks/\d+/[\w-]{40,}", 0,
      ("discord",)),
+    # Twilio's auth token is 32 hex digits with no prefix: taken after an "auth token"/"secret" word or right after
+    # the account SID (AC + 32 hex) it pairs with, on a line that names Twilio
+    ("twilio_auth_token", r"(?:(?i:auth[_ -]?token|secret)|\bAC[0-9a-f]{32}\b)[^\n]{0,40}?\b([0-9a-f]{32})\b", 1,
+     ("twilio",)),
+    # a .pgpass line, hostname:port:database:username:password (a port number in field 2), on its own line or quoted;
+    # the pattern starts at the port's colon (fast on whole texts), _PGPASS_HOST checks the hostname before it
+    ("pgpass_password", r":\d{2,5}:[^\s:\"'`]+:[^\s:\"'`]+:([^\s:\"'`]+)(?=[\"'`]|[ \t\r]*(?:\n|$))", 1, ("",)),
     ("azure_client_secret", r"[\w~.-]{3}\dQ~[\w~.-]{31,34}", 0, ("q~",)),
     ("azure_shared_key", r"(?i)(?:SharedAccessKey|AccountKey)=([A-Za-z0-9+/=]{20,})", 1,
      ("sharedaccesskey=", "accountkey=")),
@@ -71,8 +80,22 @@ _OWN: tuple[tuple[str, str, int, tuple[str, ...]], ...] = (
                  r"private[_-]?key(?:[_-]?id)?|secret[_-]?key)[\"']?\s*[:=]\s*[\"']?([A-Za-z0-9_\-+/=.!@#$%^&*~]{8,})[\"']?", 1,
      ("pass", "pwd", "secret", "key", "token")),
 )
+# Detectors that read on past their trigger's line: (type, pattern, group, triggers, lines after the trigger's line).
+_AWS_KEY_ID = r"(?:AKIA|ASIA)[0-9A-Z]{16}(?![0-9A-Za-z])"
+_AWS_SECRET_VALUE = r"(?<![A-Za-z0-9/+=])([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])"
+_OWN_MULTILINE: tuple[tuple[str, str, int, tuple[str, ...], int], ...] = (
+    # a 40-character secret access key beside its key id with no "aws" word: a table row, or the row after the id's
+    ("aws_secret_key", _AWS_KEY_ID + r"[^\n]{0,160}?(?:\n[^\n]{0,160}?)?" + _AWS_SECRET_VALUE, 1, ("akia", "asia"), 1),
+    ("aws_secret_key", _AWS_SECRET_VALUE + r"[^\n]{0,160}?" + _AWS_KEY_ID, 1, ("akia", "asia"), 1),
+    # aider's api-key setting, a YAML list of provider=key under it ("api-key:\n  - mistral=...") or inline
+    ("aider_api_key", r"(?m)(?:^[ \t]*|api-key:[ \t]*)-[ \t]*[a-z][a-z0-9_.-]{1,30}=[\"']?([^\s\"'#,\]]{8,})", 1,
+     ("api-key",), 8),
+)
+_NEAR_KEY_ID = {p for k, p, *_ in _OWN_MULTILINE if k == "aws_secret_key"}
+_PGPASS_HOST = re.compile(r"(?m)(?:^[ \t]*|[\"'`])(?:\*|[A-Za-z0-9-]*[A-Za-z.][A-Za-z0-9.-]*)\Z")
 _OWN_URL_PASSWORD = re.compile(next(p for k, p, _, _ in _OWN if k == "password_in_url"))
-_GENERIC = {"password", "env_secret", "auth_header", "cli_password"}  # rules by the name a value is given, not by its shape
+# rules by the name a value is given, not by its shape
+_GENERIC = {"password", "env_secret", "auth_header", "cli_password", "aider_api_key"}
 _BOUNDED = {"aws_access_key", "github_token", "gitlab_token", "anthropic_key", "openai_key", "stripe_key", "slack_token",
             "google_api_key", "huggingface_token", "npm_token", "pypi_token", "jwt", "databricks_token", "shopify_token",
             "digitalocean_token", "slack_app_token", "supabase_token", "groq_key", "xai_key", "linear_key",
@@ -86,11 +109,20 @@ _PEM = re.compile(r"-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----"
                   r"|(?:(?:[ \t]*(?:\r?\n|\\n)[ \t>]*[A-Za-z0-9+/=]{16,}[ \t]*)+"  # full base64 lines (also quoted: "> "),
                   r"(?:\r?\n[ \t>]*(?=[A-Za-z]*[0-9+/=])[A-Za-z0-9+/]{1,15}={0,2}[ \t]*(?![^\r\n]))?)?)")  # the
                   # body's shorter last line: base64 with a digit, "+", "/" or "=" padding; a word alone is prose
+# A Discord bot token, found by its shape alone: base64url of the bot's numeric id, a 6-character timestamp, an HMAC.
+# Base64 of ASCII digits has its own few characters at each of the 4 places of a group (groups of 4 for 3 digits, then
+# 2 or 3 characters for the last 1 or 2), so the shape is rare; the id must also decode to 17-20 digits. The scan
+# starts at the dotted tail (a literal, fast on whole texts) and then checks the id before it.
+_DISCORD_TAIL = re.compile(r"\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}(?![A-Za-z0-9_-])")
+_DISCORD_ID = re.compile(r"(?<![A-Za-z0-9_-])(?:[MNO][DTjz][AEIMQUYcgk][w-z0-5]){5,6}"
+                         r"(?:[MNO][DTjz][AEIMQUYcgk]|[MNO][AQgw])?\Z")
 # a PuTTY key file: the header and the "Key: value" / base64 lines that follow it, through its Private-MAC line
 _PUTTY = re.compile(r"PuTTY-User-Key-File-\d+:[^\n]*(?:\r?\n(?:[A-Za-z-]+: [^\n]*|[A-Za-z0-9+/=]{8,}[ \t]*))*")
 _URL_USERINFO = re.compile(r"(?:[a-zA-Z][a-zA-Z0-9+.-]*://[^\s/@]*:?|/)\Z")  # what precedes a URL's user or password
 _EMAIL_AT = re.compile(r"@([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,24})(?![A-Za-z0-9-])")
 _EMAIL_LOCAL = re.compile(r"[A-Za-z0-9._%+-]{1,64}\Z")
+# a Google Cloud service account (name@project.iam.gserviceaccount.com, n-compute@developer.gserviceaccount.com)
+_SERVICE_ACCOUNT_DOMAIN = re.compile(r"(?:^|\.)gserviceaccount\.com$", re.I)
 
 # Lowercase triggers of detect-secrets' detectors (by their typed name); a detector not listed runs on every line
 # that any trigger selected, plus the whole text when it is cheap.
@@ -139,6 +171,14 @@ _PATH_OR_NAME = re.compile(r"^(?:\.{0,2}/|~/|[A-Za-z]:\\|[\w.-]+(?:/[\w.-]+){2,}
 _VERSION = re.compile(r"\d+(?:\.\d+)+")  # "docker://alpine:3.19@sha256:...": an image version, not a password
 _FILE_EXT = re.compile(r"\.(?:png|jpe?g|gif|svg|webp|md|js|ts|py|css|html|json|ya?ml)$", re.I)
 
+# a value that runs on: the rest of its line is at most a closing quote and a concatenation (+) or continuation (\\)
+_VALUE_RUNS_ON = re.compile(r"[\"']?[ \t]*[+\\]?[ \t]*\r?\n")
+_CONTINUED_LINE = re.compile(r"[ \t]*[\"']?([A-Za-z0-9+/_-]{8,}={0,2})[\"']?[ \t]*[;,)+\\]*[ \t]*\r?(?:\n|$)")
+_HEX_RUN = re.compile(r"[0-9a-fA-F]+")
+_BASE64_RUN = re.compile(r"[A-Za-z0-9+/_-]+={0,2}")
+_NOT_WRAPPED = {"email", "gcp_service_account", "private_key", "password_in_url"}  # never run onto the next line
+_MAX_WRAPPED_LINES = 16
+
 _MAX_LINE = 4096  # scan window after a trigger (minified blobs: never a whole huge line per trigger)
 _LOOKBEHIND = 256  # ... and before it (a keyword such as "aws" may precede its secret)
 
@@ -163,11 +203,13 @@ def _slug(secret_type: str) -> str:
 
 
 @lru_cache(maxsize=1)
-def _detectors() -> tuple[tuple[tuple[str, ...], tuple[tuple[str, re.Pattern, int], ...]], ...]:
-    """Our detectors plus every regex detector of detect-secrets, grouped by triggers: (triggers, ((name, pattern, group), ...))."""
+def _detectors() -> tuple[tuple[tuple[str, ...], int, tuple[tuple[str, re.Pattern, int], ...]], ...]:
+    """Our detectors plus every regex detector of detect-secrets, grouped by triggers and by how many lines after the
+    trigger's they read: (triggers, lines after, ((name, pattern, group), ...))."""
     from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
 
-    out = [(k, re.compile(p), g, t) for k, p, g, t in _OWN]
+    out = [(k, re.compile(p), g, (t, 0)) for k, p, g, t in _OWN]
+    out += [(k, re.compile(p), g, (t, after)) for k, p, g, t, after in _OWN_MULTILINE]
     for secret_type, cls in sorted(get_mapping_from_secret_type_to_class().items()):
         denylist = getattr(cls, "denylist", None)
         if not denylist or cls.__name__ in {"IPPublicDetector"}:
@@ -175,11 +217,11 @@ def _detectors() -> tuple[tuple[tuple[str, ...], tuple[tuple[str, re.Pattern, in
         kind = _slug(secret_type)
         triggers = _LIBRARY_TRIGGERS.get(kind, ("",))  # "" matches every line: unknown detectors always run
         for pat in denylist:
-            out.append((kind, pat if isinstance(pat, re.Pattern) else re.compile(pat), -1, triggers))
-    groups: dict[tuple[str, ...], list] = {}
-    for kind, pat, group, triggers in out:
-        groups.setdefault(triggers, []).append((kind, pat, group))
-    return tuple((t, tuple(d)) for t, d in groups.items())
+            out.append((kind, pat if isinstance(pat, re.Pattern) else re.compile(pat), -1, (triggers, 0)))
+    groups: dict[tuple[tuple[str, ...], int], list] = {}
+    for kind, pat, group, key in out:
+        groups.setdefault(key, []).append((kind, pat, group))
+    return tuple((t, after, tuple(d)) for (t, after), d in groups.items())
 
 
 def _email_is_personal(local: str, domain: str) -> bool:
@@ -214,7 +256,7 @@ def _trigger_index() -> tuple[re.Pattern, dict[str, list[int]], list[int]]:
     """The trie regex of all triggers, trigger -> detector groups it selects, and the groups that always run."""
     by_trigger: dict[str, list[int]] = {}
     always: list[int] = []
-    for i, (triggers, _) in enumerate(_detectors()):
+    for i, (triggers, _, _) in enumerate(_detectors()):
         for t in triggers:
             if t:
                 by_trigger.setdefault(t, []).append(i)
@@ -226,13 +268,16 @@ def _trigger_index() -> tuple[re.Pattern, dict[str, list[int]], list[int]]:
     return re.compile("(?=(" + _trie_pattern(sorted(by_trigger, key=len, reverse=True)) + "))"), closed, always
 
 
-def _line_span(text: str, pos: int) -> tuple[int, int]:
+def _line_span(text: str, pos: int, lines_after: int = 0) -> tuple[int, int]:
     """The part of the trigger's line a detector scans: a window around the trigger, so a secret deep in a long
-    (minified) line is found too while the scan of such a line stays bounded."""
+    (minified) line is found too while the scan of such a line stays bounded; plus ``lines_after`` whole lines
+    for detectors whose secret may sit on a later line (a table's next row, a YAML list under its key)."""
     start = text.rfind("\n", 0, pos) + 1
     end = text.find("\n", pos)
+    for _ in range(lines_after):
+        end = -1 if end < 0 else text.find("\n", end + 1)
     end = len(text) if end < 0 else end
-    return max(start, pos - _LOOKBEHIND), min(end, pos + _MAX_LINE)
+    return max(start, pos - _LOOKBEHIND), min(end, pos + _MAX_LINE * (1 + lines_after))
 
 
 def _merged(spans: set[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -264,7 +309,7 @@ def _keep_match(kind: str, m: re.Match, text: str) -> bool:
     if kind == "auth_header":
         value = m.group(1)
         return not _PLACEHOLDER_VALUE.search(value) and bool(re.search(r"\d", value) and re.search(r"[A-Za-z]", value))
-    if kind in ("password", "env_secret"):
+    if kind in ("password", "env_secret", "aider_api_key"):
         value = m.group(1)
         if _CODE_REFERENCE.match(value) or text[m.end(1):m.end(1) + 1] == "(" or _PATH_OR_NAME.match(value):
             return False
@@ -279,11 +324,43 @@ def _keep_match(kind: str, m: re.Match, text: str) -> bool:
             re.search(r"[a-z]", value) and re.search(r"[A-Z]", value))
     if kind == "password_in_url":
         return not _PLACEHOLDER_VALUE.search(m.group(1)) and not _VERSION.fullmatch(m.group(1))
+    if kind == "aws_secret_key" and m.re.pattern in _NEAR_KEY_ID:  # no "aws" word said so: 40 random base64
+        # characters have both cases and a digit or a sign; a git SHA (40 hex) beside a key id is kept
+        value = m.group(1)
+        return not _HEX_RUN.fullmatch(value) and bool(
+            re.search(r"[A-Z]", value) and re.search(r"[a-z]", value) and re.search(r"[0-9/+]", value))
+    if kind == "pgpass_password":  # "*" or a word such as "postgres" is a default or a placeholder, not a password
+        value = m.group(1)
+        if not _PGPASS_HOST.search(text, max(0, m.start() - 256), m.start()):
+            return False
+        return len(value) >= 6 and not _PLACEHOLDER_VALUE.search(value) and bool(
+            re.search(r"[A-Za-z]", value) and re.search(r"[\d\W_]", value))
     if kind == "basic_auth_credentials" and m.re.groups:
         if "://" in m.group(0) and _OWN_URL_PASSWORD.search(text, max(0, m.start() - 32), m.end() + 256):
             return False  # password_in_url redacts just the password (this match would take the scheme's "://")
         return not _VERSION.fullmatch(max((g for g in m.groups() if g), key=len, default=""))
     return True
+
+
+def _discord_bot_tokens(text: str) -> list[Finding]:
+    found = []
+    for tail in _DISCORD_TAIL.finditer(text):
+        bot_id = _DISCORD_ID.search(text, max(0, tail.start() - 28), tail.start())
+        if bot_id and _is_snowflake_b64(bot_id.group(0)):
+            found.append(Finding("discord_bot_token", bot_id.start(), tail.end()))
+    return found
+
+
+def _is_snowflake_b64(first_part: str) -> bool:
+    """A Discord id is a 17-20 digit snowflake: decoding tells a token from another dotted string of its shape."""
+    import base64
+    import binascii
+
+    try:
+        decoded = base64.urlsafe_b64decode(first_part + "=" * (-len(first_part) % 4))
+    except (binascii.Error, ValueError):
+        return False
+    return decoded.isdigit() and 17 <= len(decoded) <= 20
 
 
 def _emails(text: str) -> list[Finding]:
@@ -293,15 +370,17 @@ def _emails(text: str) -> list[Finding]:
         if not local or _URL_USERINFO.search(text, max(0, local.start() - 128), local.start()):
             continue  # scheme://user:pass@host is a URL credential, handled by password_in_url
         lp = local.group(0).strip(".")
-        if not lp or not _email_is_personal(lp, m.group(1)):
-            continue
-        found.append(Finding("email", local.start(), m.end()))
+        if lp and _SERVICE_ACCOUNT_DOMAIN.search(m.group(1)):  # names a credential, whatever its local part says
+            found.append(Finding("gcp_service_account", local.start(), m.end()))
+        elif lp and _email_is_personal(lp, m.group(1)):
+            found.append(Finding("email", local.start(), m.end()))
     return found
 
 
 def find_secrets(text: str) -> list[Finding]:
     """Non-overlapping findings in text order (on overlap the earlier, then longer, finding wins)."""
     found = [Finding("private_key", m.start(), m.end()) for pat in (_PEM, _PUTTY) for m in pat.finditer(text)]
+    found += _discord_bot_tokens(text)
     low = text.lower()
     if "@" in text:
         found += _emails(text)
@@ -309,25 +388,53 @@ def find_secrets(text: str) -> list[Finding]:
     trie, by_trigger, always = _trigger_index()
     lines: dict[int, set[tuple[int, int]]] = {i: {(0, len(text))} for i in always}
     for m in trie.finditer(low):  # a lookahead: triggers may overlap ("npm_key": "npm_" and "_key")
-        span = _line_span(text, m.start())
         for i in by_trigger.get(m.group(1), ()):
-            lines.setdefault(i, set()).add(span)
+            lines.setdefault(i, set()).add(_line_span(text, m.start(), groups[i][1]))
     for i, spans in lines.items():
         for start, end in _merged(spans):
-            for kind, pat, group in groups[i][1]:
+            for kind, pat, group in groups[i][2]:
                 for m in pat.finditer(text, start, end):
                     if _keep_match(kind, m, text):
                         s, e = _span(m, group)
                         if e > s:
                             found.append(Finding(kind, s, e, group < 0))
+    found = _non_overlapping(found)
+    return _non_overlapping(found + [t for f in found for t in _wrapped_tails(text, f)])
+
+
+def _non_overlapping(found: list[Finding]) -> list[Finding]:
     # on a tie a vendor's own shape names the finding, not a generic rule that caught the same value
-    found.sort(key=lambda f: (f.start, -(f.end - f.start), f.kind in _GENERIC, f.library, f.kind))
+    found = sorted(found, key=lambda f: (f.start, -(f.end - f.start), f.kind in _GENERIC, f.library, f.kind))
     merged: list[Finding] = []
     for f in found:
         if merged and f.start < merged[-1].end:
             continue
         merged.append(f)
     return merged
+
+
+def _wrapped_tails(text: str, f: Finding) -> list[Finding]:
+    """The rest of a long value wrapped onto the next lines (``API_KEY=<half>`` then ``<other half>``; a quoted
+    string continued or concatenated: ``"<half>" +`` then ``"<other half>";``): one finding per continued line.
+    A value continues only when it runs to its line's end and the next line holds nothing but more of its alphabet."""
+    if f.kind in _NOT_WRAPPED or f.end - f.start < 16:
+        return []
+    alphabet = _HEX_RUN if _HEX_RUN.fullmatch(text, f.start, f.end) else _BASE64_RUN
+    tails, end = [], f.end
+    while len(tails) < _MAX_WRAPPED_LINES and _VALUE_RUNS_ON.match(text, end):
+        line = _CONTINUED_LINE.match(text, text.index("\n", end) + 1)
+        if not line or not alphabet.fullmatch(line.group(1)) or not _looks_like_key_part(line.group(1)):
+            break
+        tails.append(Finding(f.kind, *line.span(1), f.library))
+        end = line.end(1)
+    return tails
+
+
+def _looks_like_key_part(run: str) -> bool:
+    """Random key material mixes letters with digits or base64 signs; ``NEXT_NAME=`` (an .env line) is no key part."""
+    if run.endswith("=") and re.search(r"[_-]", run):
+        return False
+    return bool(re.search(r"[A-Za-z]", run) and re.search(r"[0-9+/]", run))
 
 
 def scrub(text: str) -> Scrubbed:

@@ -185,3 +185,81 @@ def test_placeholders_names_and_prose_beside_auth_and_password_words_are_kept(te
 @pytest.mark.parametrize("line", ["HF_PAT=Abc123def456xyz789", "NPM_KEY=Abc123def456xyz", "NPM_PASS=Abc123def456xyz"])
 def test_overlapping_trigger_words_do_not_hide_a_detector(line):
     assert scrub(line).text == line.split("=")[0] + "=[REDACTED:env_secret]"
+
+
+def _discord_bot_token(bot_id: str = "1098765432109876543", hmac_len: int = 38) -> str:
+    """A token of Discord's shape: base64url of a snowflake id, a timestamp, an HMAC (all made up here)."""
+    import base64
+
+    return (base64.urlsafe_b64encode(bot_id.encode()).decode().rstrip("=") + "." + _fake(6) + "." + _fake(hmac_len))
+
+
+TWILIO_SID, TWILIO_TOKEN = "AC" + _fake(32, HEX, seed=3), _fake(32, HEX, seed=5)
+WRAPPED_B64 = (_fake(44, seed=11), _fake(40, seed=12) + "==")
+AWS_SECRET_40 = _fake(18, seed=21) + "/" + _fake(14, seed=22) + "+" + _fake(6, seed=23)
+LEAKS = [  # (text, the secret values that must all go, the kinds expected) — a second audit's findings, in context
+    (f"The Twilio auth token is {TWILIO_TOKEN} and the account SID is {TWILIO_SID}.", [TWILIO_TOKEN, TWILIO_SID],
+     {"twilio_auth_token"}),
+    (f'twilio_client = Client("{TWILIO_SID}", "{TWILIO_TOKEN}")', [TWILIO_TOKEN], {"twilio_auth_token"}),
+    (f"```\nAPI_KEY={WRAPPED_B64[0]}\n{WRAPPED_B64[1]}\n```", list(WRAPPED_B64), {"env_secret"}),
+    (f'const apiKey = "{_fake(32, HEX, seed=31)}" +\n  "{_fake(20, HEX, seed=32)}";',
+     [_fake(32, HEX, seed=31), _fake(20, HEX, seed=32)], {"password"}),
+    (f'api_key: "{WRAPPED_B64[0]}\n  {WRAPPED_B64[1]}"', list(WRAPPED_B64), {"password"}),
+    ('{\n  "type": "service_account",\n  "private_key_id": "' + _fake(40, HEX, seed=41) + '",\n'
+     '  "client_email": "admin@acme-prod-42.iam.gserviceaccount.com",\n  "client_id": "1122334455667788990"\n}',
+     [_fake(40, HEX, seed=41), "admin@acme-prod-42.iam.gserviceaccount.com"], {"gcp_service_account"}),
+    (f"| env | key id | secret |\n|---|---|---|\n| prod | {AWS_ID} | {AWS_SECRET_40} |", [AWS_ID, AWS_SECRET_40],
+     {"aws_access_key", "aws_secret_key"}),
+    (f"| prod | {AWS_ID} |\n|      | {AWS_SECRET_40} |", [AWS_SECRET_40], {"aws_secret_key"}),
+    (f"api-key:\n  - mistral={_fake(32, seed=51)}\n  - gemini=AIza{_fake(35, seed=52)}",
+     [_fake(32, seed=51), _fake(35, seed=52)], {"aider_api_key", "google_api_key"}),
+    (f"api-key: - openai={OPENAI}", [OPENAI], {"openai_key"}),
+    (f"# .aider.conf.yml\nopenai-api-key: {OPENAI}\nanthropic-api-key: {ANTHROPIC}", [OPENAI, ANTHROPIC],
+     {"openai_key", "anthropic_key"}),
+    ("```\ndb.example.com:5432:app:admin:S3cr3tPassw0rd!\n```", ["S3cr3tPassw0rd!"], {"pgpass_password"}),
+    ('echo "localhost:5432:*:app:Xk9!pwQ" >> ~/.pgpass', ["Xk9!pwQ"], {"pgpass_password"}),
+    (f"BOT = {{'token': '{_discord_bot_token()}'}}", [_discord_bot_token()], {"discord_bot_token"}),
+    (f"discord token {_discord_bot_token('81234567890123456', 27)}", [_discord_bot_token("81234567890123456", 27)],
+     {"discord_bot_token"}),
+]
+
+
+@pytest.mark.parametrize("text, secrets, kinds", LEAKS, ids=[f"{sorted(k)[0]}-{i}" for i, (_, _, k) in enumerate(LEAKS)])
+def test_secrets_in_prose_tables_wrapped_lines_and_config_lists_are_redacted(text, secrets, kinds):
+    from aac.hub.policy import find_secret_kinds
+
+    out = scrub(text)
+    assert not [s for s in secrets if s in out.text]
+    assert kinds <= set(out.kinds)
+    assert out.text.count("[REDACTED:") == out.found
+    assert not find_secret_kinds(out.text)
+
+
+@pytest.mark.parametrize("text", [
+    f"| prod | {AWS_ID} | {_fake(40, HEX, seed=61)} |",  # a commit SHA beside a key id
+    "localhost:5432:mydb:postgres:postgres", "*:*:*:postgres:hunter2hunter",  # a default password / no port number
+    "at 10:30:45:12:ab1", "set-env:\n  - AZURE_API_VERSION=2024-02-15", "read:\n  - CONVENTIONS.md",
+])
+def test_lookalikes_of_the_new_shapes_are_kept(text):
+    kept = scrub(text)
+    assert kept.text.replace("[REDACTED:aws_access_key]", AWS_ID) == text
+
+
+@pytest.mark.parametrize("lookalike", [
+    _discord_bot_token("1234567890123456"),  # a 16-digit number is no Discord id
+    "x" + _discord_bot_token(),  # part of a longer run
+    "MTA5ODc2NTQzMjEwOTg3NjU0Mw" + ".GhTz9k." + _fake(26),  # an HMAC is 27-38 characters
+])
+def test_dotted_strings_that_are_not_a_discord_bot_token_are_kept(lookalike):
+    assert scrub(f"value {lookalike}").text == f"value {lookalike}"
+
+
+def test_role_and_placeholder_addresses_stay_but_a_service_account_always_goes():
+    text = "noreply@github.com, support@example.com, deploy@proj-1.iam.gserviceaccount.com"
+    assert scrub(text).text == "noreply@github.com, support@example.com, [REDACTED:gcp_service_account]"
+
+
+@pytest.mark.parametrize("next_line", ["NEXT_SETTING=", "node_modules_folder", "npm run dev", "```"])
+def test_a_line_after_a_key_that_is_not_more_of_it_is_kept(next_line):
+    out = scrub(f"API_KEY={WRAPPED_B64[0]}\n{next_line}\n")
+    assert out.text == f"API_KEY=[REDACTED:env_secret]\n{next_line}\n"
