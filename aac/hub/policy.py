@@ -59,6 +59,14 @@ SECRET_PATTERNS: dict[str, str] = {
     "age_secret_key": r"AGE-SECRET-KEY-1[0-9A-Z]{50,}",
     "discord_webhook": r"discord(?:app)?\.com/api/webhooks/[0-9]+/[A-Za-z0-9_-]{40,}",
     "azure_client_secret": r"[A-Za-z0-9_~.-]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34}",
+    # id.timestamp.hmac, the id a 17-20 digit number in base64url: each place of a 4-character group has its own
+    # few characters (the same shape aac.processing.secrets redacts)
+    "discord_bot_token": r"\b(?:[MNO][DTjz][AEIMQUYcgk][w-z0-5]){5,6}(?:[MNO][DTjz][AEIMQUYcgk]|[MNO][AQgw])?"
+                         r"\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}",
+    # a .pgpass line, host:port:database:user:password, whose password holds a digit ([REDACTED:...] has a colon)
+    "pgpass_line": r"(?m:^[ \t]*(?:\*|[A-Za-z0-9-]*[A-Za-z.][A-Za-z0-9.-]*):[0-9]{2,5}:[^\s:]+:[^\s:]+:"
+                   r"[^\s:]*[0-9][^\s:]*[ \t\r]*$)",
+    "gcp_private_key_id": r"private_key_id[\"']?\s*[:=]\s*[\"']?[0-9a-f]{40}\b",
 }
 
 SECRETS_RE_SQL: str = "|".join(f"(?:{p})" for p in SECRET_PATTERNS.values())

@@ -37,6 +37,9 @@ EXAMPLES = {
     "age_secret_key": "AGE-SECRET-KEY-1" + "QZ3X" * 15,
     "discord_webhook": "https://discord.com/api/webhooks/1234567890/" + "aB3-dE5_" * 8,
     "azure_client_secret": "abc8Q~" + "aB3dE5fG" * 4,
+    "discord_bot_token": "MTA5ODc2NTQzMjEwOTg3NjU0Mw" + ".GhTz9k." + "Xq7Lm2Pz9Rt4Vw8Ny3Kb6Hc1Jd5Fg0Sa_bcd",
+    "pgpass_line": "\ndb.example.com:5432:app:admin:" + "S3cr3tPassw0rd!" + "\n",
+    "gcp_private_key_id": '"private_key_id": "' + "4b1e6f0a9c" * 4 + '"',
 }
 
 
@@ -53,6 +56,26 @@ def test_each_secret_shape_is_recognised_in_running_text(kind):
                                   "- Never print sk-... keys", "ghp_ prefix marks a GitHub token"])
 def test_redacted_placeholders_and_prose_about_keys_are_not_refused(text):
     assert find_secret_kinds(text) == []
+
+
+@pytest.mark.parametrize("text", ["db.example.com:5432:app:admin:[REDACTED:pgpass_password]",
+                                  "localhost:5432:mydb:postgres:postgres", '"private_key_id": "[REDACTED:password]"',
+                                  "MTA5ODc2NTQzMjEwOTg3NjU0Mw.[REDACTED:discord_bot_token]"])
+def test_redacted_or_default_values_in_the_new_shapes_are_not_refused(text):
+    assert find_secret_kinds(text) == []
+
+
+def test_the_secret_shapes_compile_in_duckdb_and_agree_with_python():
+    """Publishing runs SECRETS_RE_SQL in DuckDB (RE2: no lookarounds, no backreferences)."""
+    import duckdb
+
+    from aac.hub.policy import SECRETS_RE_SQL
+
+    texts = [f"config: use {v} here" for v in EXAMPLES.values()] + ["[REDACTED:aws_access_key]", "clean text"]
+    got = duckdb.sql("SELECT t, regexp_matches(t, ?) FROM (SELECT unnest(?) AS t)",
+                     params=[SECRETS_RE_SQL, texts]).fetchall()
+    assert dict(got) == {t: bool(find_secret_kinds(t)) for t in texts}
+    assert sum(matched for _, matched in got) == len(EXAMPLES)
 
 
 def test_leftover_secret_in_an_item_holds_back_the_whole_artifact(tmp_path):
