@@ -24,7 +24,7 @@ from typing import Sequence
 import regex as re
 
 from aac.operators.model import Item, KnowledgeBase
-from aac.operators.soft import NearDuplicateIndex, analyse, episodic_placeholder
+from aac.operators.soft import NearDuplicateIndex, analyse, episodic_placeholder, rarest_first
 from aac.operators.verify import norm_ws, verbatim_presence
 
 _norm = lru_cache(maxsize=200_000)(norm_ws)
@@ -189,14 +189,17 @@ def _prepare(kb: KnowledgeBase, theta_c: float, theta_p: float, theta_abstain: f
     for p, it in zip(hard_pieces, (it for it, _, d in hard if d is None)):
         p.tokens = it.tokens if additive else count_tokens(p.text)  # Item.tokens counts the same text
     b_min = sum(p.tokens for p in hard_pieces) if additive else count_tokens(_render(hard_pieces))
+    originals = [it for it, _, d in hard if d is None]
+    analysed = {id(it): analyse(it.text, it.kind) for it in originals + soft}
+    order = rarest_first(a[0] for a in analysed.values())
     index = NearDuplicateIndex(dedup)  # soft near-duplicates of anything earlier (hard or soft) are merged
-    for it, _, d in hard:
-        if d is None:
-            ws, ordered, _, _ = analyse(it.text, it.kind)
-            index.add(ws, ordered)
+    for it in originals:
+        ws = analysed[id(it)][0]
+        index.add(ws, order(ws))
     candidates = []
     for it in soft:
-        ws, ordered, steps, costs = analyse(it.text, it.kind)
+        ws, steps, costs = analysed[id(it)]
+        ordered = order(ws)
         if index.find(ws, ordered) is not None:
             dropped[it.id] = "near-duplicate"
             continue

@@ -8,7 +8,9 @@ line per run.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from functools import lru_cache
+from typing import Callable, Iterable
 
 import regex as re
 
@@ -57,27 +59,37 @@ def near_duplicate(a: set[str], b: set[str], threshold: float = 0.8) -> bool:
     return len(a & b) / len(a | b) >= threshold
 
 
-def analyse(text: str, kind: str) -> tuple[frozenset[str], tuple[str, ...], tuple[str, ...], tuple[int, ...]]:
+def analyse(text: str, kind: str) -> tuple[frozenset[str], tuple[str, ...], tuple[int, ...]]:
     """Per-text work done once and reused across compactions (items are immutable; runtimes re-compact often):
-    word set, prefix-filter order, ladder renderings and their token counts - by the tokenizer in force, which is
-    part of the cache key, so swapping it (``set_default_tokenizer``) never reuses counts of another."""
+    word set, ladder renderings and their token counts - by the tokenizer in force, which is part of the cache
+    key, so swapping it (``set_default_tokenizer``) never reuses counts of another."""
     return _analyse(text, kind, default_tokenizer())
 
 
 @lru_cache(maxsize=200_000)
-def _analyse(text: str, kind: str,
-             tokenizer) -> tuple[frozenset[str], tuple[str, ...], tuple[str, ...], tuple[int, ...]]:
-    ws = frozenset(words(text))
+def _analyse(text: str, kind: str, tokenizer) -> tuple[frozenset[str], tuple[str, ...], tuple[int, ...]]:
     steps = tuple(ladder(text, kind))
-    return ws, tuple(sorted(ws, key=lambda w: (-len(w), w))), steps, tuple(count_tokens(x) for x in steps)
+    return frozenset(words(text)), steps, tuple(count_tokens(x) for x in steps)
 
 
 analyse.cache_clear = _analyse.cache_clear  # benchmarks time compaction from scratch
 
 
+def rarest_first(word_sets: Iterable[frozenset[str]]) -> Callable[[frozenset[str]], tuple[str, ...]]:
+    """The prefix filter's global word order for these sets: rarest first (then longest, then alphabetical).
+
+    Any fixed order finds the same near-duplicates; this one keeps the candidates few. Ordered longest-first, a
+    word common to many items ("- configuration x", "| configuration | y |" lines) headed every prefix, so each
+    lookup compared against every earlier item: quadratic, minutes for a 1 MB file.
+    """
+    df = Counter(w for ws in word_sets for w in ws)
+    return lambda ws: tuple(sorted(ws, key=lambda w: (df[w], -len(w), w)))
+
+
 class NearDuplicateIndex:
     """Jaccard >= threshold lookups with prefix filtering: two sets that similar must share a word among the
-    first |s| - ceil(t*|s|) + 1 of each in one fixed global order, so only those candidates are compared."""
+    first |s| - ceil(t*|s|) + 1 of each in one fixed global order (``rarest_first``), so only those candidates
+    are compared."""
 
     def __init__(self, threshold: float = 0.8):
         self.t = threshold
