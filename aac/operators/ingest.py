@@ -124,6 +124,16 @@ def rows_from_file(path: str | Path, classifier="default") -> list[dict]:
     try:
         from aac.processing.items import items_from_file  # the pipeline's segmenter (scope, authority, topics)
     except ImportError:
-        text = Path(path).read_text(encoding="utf-8", errors="replace")
-        return classify_rows(segment_text(text), clf)
-    return items_from_file(str(path), classifier=clf)
+        return _light_rows(path, clf)
+    warnings: dict[str, tuple[str, ...]] = {}
+    rows = items_from_file(str(path), classifier=clf, warnings=warnings)
+    if any("segmentation_failed" in w for w in warnings.values()):
+        # a segmenter bug must not leave the file without items: the operators would then report a safe, empty
+        # result having dropped every constraint in it
+        return _light_rows(path, clf)
+    return rows
+
+
+def _light_rows(path: str | Path, classifier) -> list[dict]:
+    text = Path(path).read_text(encoding="utf-8", errors="replace")
+    return classify_rows(segment_text(text), classifier)

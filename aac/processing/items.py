@@ -84,10 +84,12 @@ def _row(artifact: str, s: Segment, scope: tuple[str, ...], authority: str, p, c
 
 
 def itemize(
-    artifact_id: str, path: str, content: str, classifier: Classifier | None = None, authority: str = "user"
+    artifact_id: str, path: str, content: str, classifier: Classifier | None = None, authority: str = "user",
+    warnings: dict[str, tuple[str, ...]] | None = None,
 ) -> list[dict]:
-    """The typed, scoped item rows of one file (dicts with exactly the ``items`` columns)."""
-    return _rows(_pending(artifact_id, path, content, authority), resolve_classifier(classifier))
+    """The typed, scoped item rows of one file (dicts with exactly the ``items`` columns); pass a dict as
+    ``warnings`` to learn of segmentation warnings (``segmentation_failed`` among them)."""
+    return _rows(_pending(artifact_id, path, content, authority, warnings), resolve_classifier(classifier))
 
 
 def itemize_many(
@@ -122,8 +124,9 @@ def local_artifact_id(path: str | Path) -> str:
     return make_artifact_id("local", Path(path).as_posix())
 
 
-def items_from_file(path: str | Path, classifier: Classifier | None = None) -> list[dict]:
+def items_from_file(path: str | Path, classifier: Classifier | None = None,
+                    warnings: dict[str, tuple[str, ...]] | None = None) -> list[dict]:
     """Items of a local file; undecodable bytes become U+FFFD rather than an error."""
     p = Path(path)
     content = p.read_bytes().decode("utf-8", errors="replace")
-    return itemize(local_artifact_id(p), p.as_posix(), content, classifier)
+    return itemize(local_artifact_id(p), p.as_posix(), content, classifier, warnings=warnings)

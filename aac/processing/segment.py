@@ -687,13 +687,15 @@ def _tag_wrapped_block(tokens, i: int, lines: list[str], src_lines: list[str], o
     A blank line ends an HTML block, so code with blank lines in it (a fenced or indented sample inside
     "<example>") is cut there; the code's remaining lines are taken back from the source (see _code_run_on).
     """
-    start = 0
+    start = opening = 0  # lines[0] is a tag line (see _html_block)
     while start < len(lines) and (not lines[start].strip() or _TAG_ONLY.match(lines[start])):
+        if lines[start].strip():  # the innermost tag names the block; a blank line (a dropped comment) does not
+            opening = start
         start += 1
     end = len(lines)
     while end > start and (not lines[end - 1].strip() or _wrapper_line(lines[end - 1], inner.wrappers)):
         end -= 1
-    name = _TAG_NAME.match(lines[start - 1]).group(1).lower()
+    name = _TAG_NAME.match(lines[opening]).group(1).lower()
     if name in _CODE_TAGS:
         return _code_tag_block(tokens, i, lines, src_lines, out, inner, line_offset, start, name), None
     if end <= start:

@@ -36,3 +36,41 @@ def test_near_duplicates_found_are_those_of_an_all_pairs_search():
     assert expected  # the fixture does hold near-duplicates
     assert {i for i, why in res.dropped.items() if why == "near-duplicate"} == expected
 
+
+class _AllConstraints:
+    """Types every item a constraint, so a test sees which texts reach the hard lane."""
+
+    name = "all-c"
+
+    def predict(self, items):
+        from aac.classifiers.base import Prediction, one_hot
+
+        return [Prediction("C", one_hot("C", 0.9), 0.9, False, "") for _ in items]
+
+
+def _compact_file(path, budget):
+    from aac.operators.ingest import rows_from_file
+
+    return type_compact(KnowledgeBase.from_rows(rows_from_file(path, _AllConstraints())), budget)
+
+
+def test_a_tag_wrapper_whose_first_line_is_a_comment_keeps_its_constraints(tmp_path):
+    src = tmp_path / "AGENTS.md"
+    src.write_text("# Rules\n\n<rules>\n<!-- reviewed -->\nNever push to main.\n</rules>\n\nRun tests first.\n")
+    res = _compact_file(src, 10**6)
+    assert not res.unsafe
+    assert "Never push to main." in res.text and "Run tests first." in res.text
+
+
+def test_a_file_the_segmenter_fails_on_is_compacted_from_the_light_segmenter_not_emptied(tmp_path, monkeypatch):
+    import aac.processing.items as items_mod
+
+    def failing(content, path):
+        raise RuntimeError("segmenter bug")
+
+    monkeypatch.setattr(items_mod, "segment_document", failing)
+    src = tmp_path / "CLAUDE.md"
+    src.write_text("# Rules\n\n- Never commit secrets.\n- Keep functions short.\n")
+    res = _compact_file(src, 10**6)
+    assert {h.item.text for h in res.hard_lane} == {"Never commit secrets.", "Keep functions short."}
+    assert "Never commit secrets." in res.text

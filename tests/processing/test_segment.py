@@ -332,3 +332,10 @@ def test_a_sentence_ending_inside_a_bracket_or_quote_ends_its_line_only_before_a
     wrap = ('If the dev server crashes with the message "Cannot find module vite..."\n'
             "when anything triggers module resolution, delete node_modules and reinstall.\n")
     assert texts(segment(wrap, "AGENTS.md")) == [wrap.strip()]
+
+
+def test_a_tag_block_with_a_comment_between_its_tag_and_its_text_is_segmented_not_a_crash():
+    doc = segment_document("<rules>\n<!-- reviewed -->\nNever push to main.\n</rules>\n"
+                           "<example>\n<!-- c -->\n<code>\nnpm test\n</code>\n</example>\n", "AGENTS.md")
+    assert [(s.kind, s.text) for s in doc.segments] == [("paragraph", "Never push to main."), ("code", "npm test")]
+    assert doc.warnings == ("html_comments_dropped:2",)
