@@ -45,8 +45,8 @@ usage: python bench/classify_ablation.py [--seeds 3] [--variants shipped,previou
   heldout      + the 215 items of data/heldout_own.jsonl as extra training examples
   beta1, beta2 threshold by F1 / F2 (F2 is the shipped rule)
   creg0.1, creg0.3  constraint-stage regularisation C=0.1 / C=0.3
-  minilm3      + the item's all-MiniLM-L6-v2 sentence embedding (two nearest headings and text, 384 dims x3) in the
-               constraint stage: a ceiling for what denser word meaning can buy (needs the minilm extra; never the
+  minilm3      + the item's all-MiniLM-L6-v2 sentence embedding (two nearest headings and text, 384 dims, scaled
+               by 3) in the constraint stage: a ceiling for what denser word meaning can buy (needs the minilm extra; never the
                default, 410 items/s)
 The column P@R.9 is the best gold C precision any threshold reaches at C recall >= 0.90 (the issue's target point).
 Constraint-stage ideas that need more than options (L1, stacking, a cascade, source indicators, distant
@@ -230,7 +230,9 @@ def precision_at_recall(p_c: np.ndarray, is_c: np.ndarray, recall: float = 0.9) 
     order = np.argsort(-p_c, kind="stable")
     tp = np.cumsum(is_c[order])
     prec = tp / np.arange(1, len(tp) + 1)
-    ok = tp >= recall * max(1, is_c.sum())
+    sorted_p = p_c[order]
+    cut = np.append(sorted_p[1:] != sorted_p[:-1], True)  # a threshold keeps all of a tie or none of it
+    ok = cut & (tp >= recall * max(1, is_c.sum()))
     return float(prec[ok].max()) if ok.any() else 0.0
 
 

@@ -12,6 +12,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from aac.processing.secrets import DISCORD_ID_SHAPE
+
 
 def _default_allowlist() -> frozenset[str]:
     """The processing step's allowlist when it exists, so both steps agree; otherwise the same well-known ids."""
@@ -59,13 +61,10 @@ SECRET_PATTERNS: dict[str, str] = {
     "age_secret_key": r"AGE-SECRET-KEY-1[0-9A-Z]{50,}",
     "discord_webhook": r"discord(?:app)?\.com/api/webhooks/[0-9]+/[A-Za-z0-9_-]{40,}",
     "azure_client_secret": r"[A-Za-z0-9_~.-]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34}",
-    # id.timestamp.hmac, the id a 17-20 digit number in base64url: each place of a 4-character group has its own
-    # few characters (the same shape aac.processing.secrets redacts)
-    "discord_bot_token": r"\b(?:[MNO][DTjz][AEIMQUYcgk][w-z0-5]){5,6}(?:[MNO][DTjz][AEIMQUYcgk]|[MNO][AQgw])?"
-                         r"\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}",
-    # a .pgpass line, host:port:database:user:password, whose password holds a digit ([REDACTED:...] has a colon)
-    "pgpass_line": r"(?m:^[ \t]*(?:\*|[A-Za-z0-9-]*[A-Za-z.][A-Za-z0-9.-]*):[0-9]{2,5}:[^\s:]+:[^\s:]+:"
-                   r"[^\s:]*[0-9][^\s:]*[ \t\r]*$)",
+    # id.timestamp.hmac, the id a 17-20 digit number in base64url (the shape aac.processing.secrets redacts, which
+    # also decodes the id), bounded like there so that a longer run of the same characters is not one
+    "discord_bot_token": r"(?:^|[^A-Za-z0-9_-])" + DISCORD_ID_SHAPE + r"\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}"
+                         r"(?:[^A-Za-z0-9_-]|$)",
     "gcp_private_key_id": r"private_key_id[\"']?\s*[:=]\s*[\"']?[0-9a-f]{40}\b",
 }
 

@@ -57,8 +57,8 @@ _OWN: tuple[tuple[str, str, int, tuple[str, ...]], ...] = (
      ("discord",)),
     # Twilio's auth token is 32 hex digits with no prefix: taken after an "auth token"/"secret" word or right after
     # the account SID (AC + 32 hex) it pairs with, on a line that names Twilio
-    ("twilio_auth_token", r"(?:(?i:auth[_ -]?token|secret)|\bAC[0-9a-f]{32}\b)[^\n]{0,40}?\b([0-9a-f]{32})\b", 1,
-     ("twilio",)),
+    ("twilio_auth_token", r"(?:(?i:auth[_ -]?token|secret)[\"']?(?:\s*[:=]\s*|\s+is\s+|\s+)[\"']?"
+                          r"|\bAC[0-9a-f]{32}\b[^\n]{0,20}?)\b([0-9a-f]{32})\b", 1, ("twilio",)),
     # a .pgpass line, hostname:port:database:username:password (a port number in field 2), on its own line or quoted;
     # the pattern starts at the port's colon (fast on whole texts), _PGPASS_HOST checks the hostname before it
     ("pgpass_password", r":\d{2,5}:[^\s:\"'`]+:[^\s:\"'`]+:([^\s:\"'`]+)(?=[\"'`]|[ \t\r]*(?:\n|$))", 1, ("",)),
@@ -88,8 +88,8 @@ _OWN_MULTILINE: tuple[tuple[str, str, int, tuple[str, ...], int], ...] = (
     ("aws_secret_key", _AWS_KEY_ID + r"[^\n]{0,160}?(?:\n[^\n]{0,160}?)?" + _AWS_SECRET_VALUE, 1, ("akia", "asia"), 1),
     ("aws_secret_key", _AWS_SECRET_VALUE + r"[^\n]{0,160}?" + _AWS_KEY_ID, 1, ("akia", "asia"), 1),
     # aider's api-key setting, a YAML list of provider=key under it ("api-key:\n  - mistral=...") or inline
-    ("aider_api_key", r"(?m)(?:^[ \t]*|api-key:[ \t]*)-[ \t]*[a-z][a-z0-9_.-]{1,30}=[\"']?([^\s\"'#,\]]{8,})", 1,
-     ("api-key",), 8),
+    ("aider_api_key", r"(?m)^[ \t]*api-key:[ \t]*(?:\r?\n[ \t]*-[^\n]*){0,7}?(?:\r?\n)?[ \t]*-[ \t]*"
+                      r"[a-z][a-z0-9_.-]{1,30}=[\"']?([^\s\"'#,\]]{8,})", 1, ("api-key",), 8),
 )
 _NEAR_KEY_ID = {p for k, p, *_ in _OWN_MULTILINE if k == "aws_secret_key"}
 _PGPASS_HOST = re.compile(r"(?m)(?:^[ \t]*|[\"'`])(?:\*|[A-Za-z0-9-]*[A-Za-z.][A-Za-z0-9.-]*)\Z")
@@ -113,9 +113,11 @@ _PEM = re.compile(r"-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----"
 # Base64 of ASCII digits has its own few characters at each of the 4 places of a group (groups of 4 for 3 digits, then
 # 2 or 3 characters for the last 1 or 2), so the shape is rare; the id must also decode to 17-20 digits. The scan
 # starts at the dotted tail (a literal, fast on whole texts) and then checks the id before it.
+# base64 of 17-20 ASCII digits: 5 groups of 4 and 3 characters (17), or 6 groups and 0, 2 or 3 characters (18-20)
+_DIGITS3, _DIGITS2, _DIGITS1 = "[MNO][DTjz][AEIMQUYcgk][w-z0-5]", "[MNO][DTjz][AEIMQUYcgk]", "[MNO][AQgw]"
+DISCORD_ID_SHAPE = f"(?:(?:{_DIGITS3}){{5}}{_DIGITS2}|(?:{_DIGITS3}){{6}}(?:{_DIGITS2}|{_DIGITS1})?)"
 _DISCORD_TAIL = re.compile(r"\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}(?![A-Za-z0-9_-])")
-_DISCORD_ID = re.compile(r"(?<![A-Za-z0-9_-])(?:[MNO][DTjz][AEIMQUYcgk][w-z0-5]){5,6}"
-                         r"(?:[MNO][DTjz][AEIMQUYcgk]|[MNO][AQgw])?\Z")
+_DISCORD_ID = re.compile(r"(?<![A-Za-z0-9_-])" + DISCORD_ID_SHAPE + r"\Z")
 # a PuTTY key file: the header and the "Key: value" / base64 lines that follow it, through its Private-MAC line
 _PUTTY = re.compile(r"PuTTY-User-Key-File-\d+:[^\n]*(?:\r?\n(?:[A-Za-z-]+: [^\n]*|[A-Za-z0-9+/=]{8,}[ \t]*))*")
 _URL_USERINFO = re.compile(r"(?:[a-zA-Z][a-zA-Z0-9+.-]*://[^\s/@]*:?|/)\Z")  # what precedes a URL's user or password
@@ -333,8 +335,10 @@ def _keep_match(kind: str, m: re.Match, text: str) -> bool:
         value = m.group(1)
         if not _PGPASS_HOST.search(text, max(0, m.start() - 256), m.start()):
             return False
-        return len(value) >= 6 and not _PLACEHOLDER_VALUE.search(value) and bool(
-            re.search(r"[A-Za-z]", value) and re.search(r"[\d\W_]", value))
+        host = text[max(0, m.start() - 256):m.start()].rsplit("\n", 1)[-1].split()[-1:] or [""]
+        if _FILE_EXT.search(host[0].strip("\"'`")):  # "app.py:120:4:W0612:unused-variable", a linter's line
+            return False
+        return len(value) >= 6 and not _PLACEHOLDER_VALUE.search(value) and bool(re.search(r"\d", value))
     if kind == "basic_auth_credentials" and m.re.groups:
         if "://" in m.group(0) and _OWN_URL_PASSWORD.search(text, max(0, m.start() - 32), m.end() + 256):
             return False  # password_in_url redacts just the password (this match would take the scheme's "://")
@@ -431,10 +435,13 @@ def _wrapped_tails(text: str, f: Finding) -> list[Finding]:
 
 
 def _looks_like_key_part(run: str) -> bool:
-    """Random key material mixes letters with digits or base64 signs; ``NEXT_NAME=`` (an .env line) is no key part."""
+    """Random key material mixes letters with digits or base64 signs; ``NEXT_NAME=`` (an .env line) is no key part,
+    nor is a short word with a digit in it (``node18compat``): a short run must be hex or mix both cases."""
     if run.endswith("=") and re.search(r"[_-]", run):
         return False
-    return bool(re.search(r"[A-Za-z]", run) and re.search(r"[0-9+/]", run))
+    if not (re.search(r"[A-Za-z]", run) and re.search(r"[0-9+/]", run)):
+        return False
+    return len(run) >= 16 or bool(_HEX_RUN.fullmatch(run)) or bool(re.search(r"[a-z]", run) and re.search(r"[A-Z]", run))
 
 
 def scrub(text: str) -> Scrubbed:

@@ -232,6 +232,16 @@ def _changelog(plan: RefreshPlan, version: int, rows: dict[str, dict], now: dt.d
     return pa.Table.from_pylist(out, schema=CHANGELOG)
 
 
+def _delete_artifacts(corpus: Corpus, ids: set[str]) -> None:
+    """Remove ``ids`` from ``artifacts`` and ``items`` outright (rows that belong to no version)."""
+    for table in ("artifacts", "items"):
+        if corpus.exists(table):
+            rows = corpus.read(table)
+            gone = _isin(rows, "artifact_id", ids)
+            if pc.any(gone).as_py():
+                corpus.replace(table, rows.filter(pc.invert(gone)))
+
+
 def _tally(changelog: pa.Table) -> tuple[dict[str, int], dict[str, dict[str, int]]]:
     """Changes by kind, overall and per platform."""
     counts = {"added": 0, "changed": 0, "removed": 0}
@@ -286,7 +296,9 @@ def apply_refresh(corpus: Corpus, crawled: pa.Table, process: Processor | None =
         new_artifacts = new_artifacts.append_column("status", pa.array([PENDING] * new_artifacts.num_rows, pa.string()))
         new_items = None
 
-    tomb = current.filter(_isin(current, "artifact_id", work.removed))
+    # an addition a stopped attempt merged and the crawl has undone since was in no version: it goes, not tombstoned
+    never_there = {r["artifact_id"] for r in earlier if r["change"] == "added"} & set(work.removed)
+    tomb = current.filter(_isin(current, "artifact_id", sorted(set(work.removed) - never_there)))
     if tomb.num_rows:
         tomb = tomb.set_column(tomb.schema.get_field_index("removed_at"), "removed_at",
                                pa.array([now] * tomb.num_rows, ARTIFACTS.field("removed_at").type))
@@ -306,6 +318,9 @@ def apply_refresh(corpus: Corpus, crawled: pa.Table, process: Processor | None =
             kept = pa.concat_tables([kept, conform(new_items, ITEMS)])
         if kept.num_rows != items.num_rows or new_items is not None:
             corpus.replace("items", kept)
+
+    if never_there:
+        _delete_artifacts(corpus, never_there)
 
     # Rows an earlier attempt logged that this version no longer changes (the crawl is back to the state before):
     # dropped only now that the corpus holds the crawl, as until then they keep that state for a further rerun.

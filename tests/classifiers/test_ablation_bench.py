@@ -43,3 +43,5 @@ def test_precision_at_recall_is_the_best_precision_of_any_threshold_reaching_tha
     assert bench.precision_at_recall(p, is_c, 0.6) == 2 / 3
     assert bench.precision_at_recall(p, is_c, 0.3) == 1.0
     assert bench.precision_at_recall(p, np.zeros(8, dtype=bool), 0.9) == 0.0
+    tied = np.array([0.9, 0.5, 0.5, 0.5])  # no threshold keeps the tied constraint without the tied others
+    assert bench.precision_at_recall(tied, np.array([1, 1, 0, 0], dtype=bool), 0.9) == 0.5

@@ -38,7 +38,6 @@ EXAMPLES = {
     "discord_webhook": "https://discord.com/api/webhooks/1234567890/" + "aB3-dE5_" * 8,
     "azure_client_secret": "abc8Q~" + "aB3dE5fG" * 4,
     "discord_bot_token": "MTA5ODc2NTQzMjEwOTg3NjU0Mw" + ".GhTz9k." + "Xq7Lm2Pz9Rt4Vw8Ny3Kb6Hc1Jd5Fg0Sa_bcd",
-    "pgpass_line": "\ndb.example.com:5432:app:admin:" + "S3cr3tPassw0rd!" + "\n",
     "gcp_private_key_id": '"private_key_id": "' + "4b1e6f0a9c" * 4 + '"',
 }
 
@@ -63,6 +62,34 @@ def test_redacted_placeholders_and_prose_about_keys_are_not_refused(text):
                                   "MTA5ODc2NTQzMjEwOTg3NjU0Mw.[REDACTED:discord_bot_token]"])
 def test_redacted_or_default_values_in_the_new_shapes_are_not_refused(text):
     assert find_secret_kinds(text) == []
+
+
+def _discord_like(bot_id: str, hmac: str = "Xq7Lm2Pz9Rt4Vw8Ny3Kb6Hc1Jd5Fg0Sa_bcd") -> str:
+    import base64
+
+    return base64.urlsafe_b64encode(bot_id.encode()).decode().rstrip("=") + ".GhTz9k." + hmac
+
+
+@pytest.mark.parametrize("text", [
+    "localhost:5432:mydb:postgres:12345", "db.internal:5432:app:app:pw1", "app.py:120:4:W0612:unused-variable",
+    f"id {_discord_like('123456789012345')} here",  # a 15-digit number is no Discord id
+    f"run-{_discord_like('1098765432109876543')}-x",  # inside a longer dashed run
+    f"x {_discord_like('1098765432109876543', 'Xq7Lm2Pz9Rt4Vw8Ny3Kb6Hc1Jd5Fg0Sa_bcd' + 'A1b2C3d4')} y",  # tail too long
+])
+def test_what_processing_keeps_publishing_does_not_refuse(text):
+    """A publish pattern wider than the redaction it backs up would hold back whole artifacts whose text is fine."""
+    from aac.processing.secrets import scrub
+
+    assert scrub(text).text == text
+    assert find_secret_kinds(text) == []
+
+
+@pytest.mark.parametrize("kind", sorted(SECRET_PATTERNS))
+def test_what_publishing_refuses_processing_redacts(kind):
+    from aac.processing.secrets import scrub
+
+    scrubbed = scrub(f"config: use {EXAMPLES[kind]} here").text
+    assert "[REDACTED:" in scrubbed and find_secret_kinds(scrubbed) == []
 
 
 def test_the_secret_shapes_compile_in_duckdb_and_agree_with_python():

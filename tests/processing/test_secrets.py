@@ -239,6 +239,10 @@ def test_secrets_in_prose_tables_wrapped_lines_and_config_lists_are_redacted(tex
     f"| prod | {AWS_ID} | {_fake(40, HEX, seed=61)} |",  # a commit SHA beside a key id
     "localhost:5432:mydb:postgres:postgres", "*:*:*:postgres:hunter2hunter",  # a default password / no port number
     "at 10:30:45:12:ab1", "set-env:\n  - AZURE_API_VERSION=2024-02-15", "read:\n  - CONVENTIONS.md",
+    "app.py:120:4:W0612:unused-variable", "pylint.py:12:0:C0301:line-too-long",  # a linter's report lines
+    "Requests need the `x-api-key` header.\ndependencies:\n  - pytorch=2.1.0=py3.10_cuda11.8\n  - torch=2.1.0+cu118",
+    "Pass --api-key on the command line.\nsteps:\n  - model=gpt-4o-mini-2024",  # a list under another key
+    f"twilio setup: the md5 of the secret file is {_fake(32, HEX, seed=62)}",  # a hash, not the auth token
 ])
 def test_lookalikes_of_the_new_shapes_are_kept(text):
     kept = scrub(text)
@@ -259,7 +263,7 @@ def test_role_and_placeholder_addresses_stay_but_a_service_account_always_goes()
     assert scrub(text).text == "noreply@github.com, support@example.com, [REDACTED:gcp_service_account]"
 
 
-@pytest.mark.parametrize("next_line", ["NEXT_SETTING=", "node_modules_folder", "npm run dev", "```"])
+@pytest.mark.parametrize("next_line", ["NEXT_SETTING=", "node_modules_folder", "npm run dev", "```", "node18compat"])
 def test_a_line_after_a_key_that_is_not_more_of_it_is_kept(next_line):
     out = scrub(f"API_KEY={WRAPPED_B64[0]}\n{next_line}\n")
     assert out.text == f"API_KEY=[REDACTED:env_secret]\n{next_line}\n"

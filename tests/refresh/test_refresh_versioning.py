@@ -432,6 +432,17 @@ def test_a_change_undone_upstream_before_the_rerun_is_not_logged_and_the_corpus_
                     dict(repo="c/z", content=FILES_V1[GONE], removed_at=None)]
 
 
+def test_an_addition_a_stopped_merge_made_and_upstream_undid_leaves_no_trace(corpus, monkeypatch):
+    apply_refresh(corpus, crawl(FILES_V1), RecordingProcessor(), now=T1)
+    _merge_dying_at(corpus, monkeypatch, "versions", _v2_files())  # the new file is merged, no version row yet
+    report = apply_refresh(corpus, crawl(dict(FILES_V1)), None, now=T2)  # ... then upstream is back at version 1
+    assert not report.recorded and report.version == 1
+    assert _log(corpus, 2) == {}
+    new = artifact_id(*NEW[:2])
+    for table in ("artifacts", "items"):  # not a tombstone that no changelog row explains
+        assert corpus.sql(f"SELECT count(*) AS n FROM {table} WHERE artifact_id = '{new}'").to_pylist() == [{"n": 0}]
+
+
 def test_the_hashes_before_the_version_survive_several_stopped_attempts(corpus, monkeypatch):
     apply_refresh(corpus, crawl(FILES_V1), RecordingProcessor(), now=T1)
     _merge_dying_at(corpus, monkeypatch, "items", _v2_files())  # merges v2, stops before its items
