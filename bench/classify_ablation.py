@@ -45,9 +45,9 @@ usage: python bench/classify_ablation.py [--seeds 3] [--variants shipped,previou
   heldout      + the 215 items of data/heldout_own.jsonl as extra training examples
   beta1, beta2 threshold by F1 / F2 (F2 is the shipped rule)
   creg0.1, creg0.3  constraint-stage regularisation C=0.1 / C=0.3
-  minilm3      + the item's all-MiniLM-L6-v2 sentence embedding (two nearest headings and text, 384 dims, scaled
-               by 3) in the constraint stage: a ceiling for what denser word meaning can buy (needs the minilm extra; never the
-               default, 410 items/s)
+  minilm1, minilm3  + the item's all-MiniLM-L6-v2 sentence embedding (two nearest headings and text, 384 dims,
+               scaled by 1 / 3) in the constraint stage: a ceiling for what denser word meaning can buy (needs the
+               minilm extra; never the default, 410 items/s)
 The column P@R.9 is the best gold C precision any threshold reaches at C recall >= 0.90 (the issue's target point).
 Constraint-stage ideas that need more than options (L1, stacking, a cascade, source indicators, distant
 supervision from headings, ...) are measured by bench/classify_c_stage_ablation.py.
