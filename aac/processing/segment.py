@@ -173,9 +173,9 @@ def _split_front_matter(content: str, out: _Builder) -> tuple[dict | None, int, 
         # reader is line-based, so ours falls back to that before giving up.
         lenient = _lenient_front_matter(lines[1:end])
         if lenient is not None:
-            data, keys = lenient
-            for k, (first, last) in keys.items():
-                if data[k] not in ("", [], None):
+            data, entries = lenient
+            for first, last, value in entries:
+                if value not in ("", []):
                     out.add("\n".join(lines[1 + first : 2 + last]), "front_matter", (), first + 2)
             return data, end + 1, ["front_matter_not_yaml"]
         if not any(_FM_KEY.match(ln) for ln in lines[1:end]):
@@ -191,35 +191,36 @@ def _split_front_matter(content: str, out: _Builder) -> tuple[dict | None, int, 
 _FM_KEY = re.compile(r"^([A-Za-z_][\w.-]*)[ \t]*:(?:[ \t]+(.*))?$")
 
 
-def _lenient_front_matter(lines: list[str]) -> tuple[dict, dict[str, tuple[int, int]]] | None:
+def _lenient_front_matter(lines: list[str]) -> tuple[dict, list[tuple[int, int, object]]] | None:
     """``key: value`` lines (values unparsed strings, ``- x`` continuations as lists), or None if not that shape.
 
-    Returns the mapping and, per key, its first and last line index within ``lines``.
+    Returns the mapping and, per key line in source order, its first and last line index within ``lines`` and
+    its own value: a key given twice keeps both lines as items (the mapping keeps the last value).
     """
     data: dict = {}
-    spans: dict[str, tuple[int, int]] = {}
-    key = None
+    entries: list[list] = []  # [first, last, value]
     for i, ln in enumerate(lines):
         if not ln.strip() or ln.lstrip().startswith("#"):
             continue
         m = _FM_KEY.match(ln)
         if m:
-            key = m.group(1)
             value = (m.group(2) or "").strip()
             if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
                 value = value[1:-1]
-            data[key], spans[key] = value, (i, i)
-        elif key is not None and (ln[0] in " \t" or ln.startswith("- ")):
-            item = ln.strip()
+            data[m.group(1)] = value
+            entries.append([i, i, value, m.group(1)])
+        elif entries and (ln[0] in " \t" or ln.startswith("- ")):
+            entry, item = entries[-1], ln.strip()
             if item.startswith("- "):
-                prev = data[key]
-                data[key] = (prev if isinstance(prev, list) else ([prev] if prev else [])) + [item[2:].strip()]
-            else:
-                data[key] = f"{data[key]} {item}".strip() if isinstance(data[key], str) else data[key]
-            spans[key] = (spans[key][0], i)
+                prev = entry[2]
+                entry[2] = (prev if isinstance(prev, list) else ([prev] if prev else [])) + [item[2:].strip()]
+            elif isinstance(entry[2], str):
+                entry[2] = f"{entry[2]} {item}".strip()
+            entry[1] = i
+            data[entry[3]] = entry[2]
         else:
             return None
-    return (data, spans) if data else None
+    return (data, [(first, last, value) for first, last, value, _ in entries]) if data else None
 
 
 def _only_comments(block: str) -> bool:
@@ -231,7 +232,13 @@ def _mapping_items(src: str, root: yaml.MappingNode, out: _Builder, kind: str, l
     for key, value in root.value:
         if isinstance(value, yaml.ScalarNode) and value.value == "" and value.tag.endswith(":null"):
             continue
-        out.add(_node_source(src, key, value), kind, (), key.start_mark.line + 1 + line_offset)
+        out.add(_node_source(src, key, value), kind, (), _line_at(src, key.start_mark) + line_offset)
+
+
+def _line_at(src: str, mark) -> int:
+    """The 1-based line of a YAML mark in ``src`` as this module counts lines (at "\\n" only): PyYAML's own
+    ``mark.line`` also breaks at NEL, LS and PS (U+0085, U+2028, U+2029), which would put items past the file's end."""
+    return src.count("\n", 0, mark.index) + 1
 
 
 def _node_source(src: str, start: yaml.Node, end: yaml.Node) -> str:
@@ -259,10 +266,10 @@ def _segment_yaml_config(content: str, out: _Builder) -> list[str]:
         for key, value in root.value:
             if isinstance(value, yaml.ScalarNode) and value.value == "" and value.tag.endswith(":null"):
                 continue
-            items.append((key.start_mark.line + 1, "config", _node_source(content, key, value)))
+            items.append((_line_at(content, key.start_mark), "config", _node_source(content, key, value)))
     elif isinstance(root, yaml.SequenceNode):
         for node in root.value:
-            items.append((node.start_mark.line + 1, "config", _node_source(content, node, node)))
+            items.append((_line_at(content, node.start_mark), "config", _node_source(content, node, node)))
     elif root is not None or warnings:
         # A bare scalar or unparsable YAML: keep its non-comment lines as text.
         for i, ln in enumerate(content.split("\n")):

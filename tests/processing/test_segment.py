@@ -339,3 +339,18 @@ def test_a_tag_block_with_a_comment_between_its_tag_and_its_text_is_segmented_no
                            "<example>\n<!-- c -->\n<code>\nnpm test\n</code>\n</example>\n", "AGENTS.md")
     assert [(s.kind, s.text) for s in doc.segments] == [("paragraph", "Never push to main."), ("code", "npm test")]
     assert doc.warnings == ("html_comments_dropped:2",)
+
+
+def test_yaml_line_numbers_count_newlines_only_not_the_unicode_breaks_pyyaml_also_counts():
+    # PyYAML breaks lines at NEL / LS too; the item's line must be the file's own ("\n") line, within the file
+    segs = segment("model: x\n\x85\ntest-cmd: pytest\n", ".aider.conf.yml")
+    assert [(s.text, s.line) for s in segs] == [("model: x", 1), ("test-cmd: pytest", 3)]
+    fm = segment("---\ndescription: a # note\u2028\nglobs: '*.py'\n---\nbody\n", "a.mdc")
+    assert [s.line for s in fm] == [2, 3, 5]
+
+
+def test_lenient_front_matter_keeps_every_line_of_a_key_given_twice_in_source_order():
+    # "!t" is an unknown YAML tag, so the line-based reader takes over; the first "x" line was lost and the
+    # second one came before "k", out of line order
+    segs = segment("---\nx: first\nk: v\nx: !t\n---\nbody\n", ".cursor/rules/a.mdc")
+    assert [(s.text, s.line) for s in segs] == [("x: first", 2), ("k: v", 3), ("x: !t", 4), ("body", 6)]
