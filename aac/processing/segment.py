@@ -340,7 +340,8 @@ def _wrapper_line(line: str, wrappers: frozenset[str]) -> bool:
     return (line.lstrip().startswith("</") or line.rstrip().endswith("/>") or name in _VOID_TAGS
             or name in wrappers)
 MAX_RESEGMENT_DEPTH = 20  # parts segmented again (tag blocks, unclosed fences) inside one another; deeper ones are not
-MAX_REREADS = 50  # times a body's rest is parsed again after a fence in a tag block (_code_run_on); each costs a parse
+MAX_REREADS = 50  # times a body's whole rest is parsed again after a fence in a tag block (_code_run_on), when no
+# block start (_split_at_block_start) bounds the part to parse; each costs a parse of the rest
 
 
 @dataclass(frozen=True)
@@ -352,7 +353,7 @@ class _Markdown:
     headings: tuple[tuple[int, str], ...] = ()
     depth: int = 0
     wrappers: frozenset[str] = frozenset()  # tag names closed somewhere in the file (see _wrapper_names)
-    rereads: int = 0  # times the body's rest was parsed again so far (see MAX_REREADS)
+    rereads: int = 0  # times the body's whole rest was parsed again so far (see MAX_REREADS)
 
 
 def _segment_markdown(body: str, out: _Builder, md: MarkdownIt | _Markdown, line_offset: int) -> bool:
@@ -378,7 +379,16 @@ def _segment_markdown_tokens(body: str, tokens, out: _Builder, line_offset: int,
     row_line: int | None = None
     n = len(tokens)
     i = 0
-    while i < n:
+    pending: list[str] = []  # the body's lines after src_lines, once it is parsed again in parts
+    while i < n or pending:
+        if i >= n:  # the next part of a body parsed again in parts (see the html_block case)
+            line_offset += len(src_lines)
+            src_lines, pending = _split_at_block_start(pending)
+            if not pending:
+                how = replace(how, rereads=how.rereads + 1)
+            tokens, i = _parse_part(src_lines, out, line_offset, replace(how, headings=tuple(headings))), 0
+            n = len(tokens)
+            continue
         tok = tokens[i]
         t = tok.type
         if t == "inline":
@@ -445,18 +455,76 @@ def _segment_markdown_tokens(body: str, tokens, out: _Builder, line_offset: int,
             i, reread_from = _html_block(tokens, i, src_lines, out, tuple(headings), line_offset, how)
             if reread_from is not None:
                 # A fence in a tag block ran past the block's end, so markdown-it misread the lines after it
-                # (the closing fence as an opening one): parse the rest of the body again from there.
-                src_lines, line_offset = src_lines[reread_from:], line_offset + reread_from
-                how = replace(how, rereads=how.rereads + 1)
-                tokens, i = how.md.parse("\n".join(src_lines)), 0
+                # (the closing fence as an opening one): parse the rest of the body again from there, up to
+                # the next block start only, so that a file of many such blocks is not parsed once per block.
+                line_offset += reread_from
+                src_lines, pending = _split_at_block_start(src_lines[reread_from:] + pending)
+                if not pending:  # a parse of the whole rest: those are the costly ones, and bounded
+                    how = replace(how, rereads=how.rereads + 1)
+                tokens, i = _parse_part(src_lines, out, line_offset, replace(how, headings=tuple(headings))), 0
                 n = len(tokens)
-                if tokens and max(t.level for t in tokens) >= MAX_NESTING - 2:
-                    _recover_lost_lines("\n".join(src_lines), tokens, out, line_offset,
-                                        replace(how, headings=tuple(headings)))
-                    out.warn("markdown_nesting_limit")
-                    return
             continue
         i += 1
+
+
+def _parse_part(lines: list[str], out: _Builder, line_offset: int, how: _Markdown) -> list:
+    """The tokens of part of a body; none when nesting past MAX_NESTING lost lines (then recovered and said)."""
+    tokens = how.md.parse("\n".join(lines))
+    if tokens and max(t.level for t in tokens) >= MAX_NESTING - 2:
+        _recover_lost_lines("\n".join(lines), tokens, out, line_offset, how)
+        out.warn("markdown_nesting_limit")
+        return []
+    return tokens
+
+
+_TOP_FENCE_LINE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
+_RAW_BLOCK = re.compile(r"^ {0,3}<(script|pre|style|textarea)(?:\s|>|$)", re.I)
+
+
+def _split_at_block_start(lines: list[str]) -> tuple[list[str], list[str]]:
+    """``lines`` cut before the first bare tag line at column 0 that starts a block (after a blank line or a
+    closing fence, outside HTML blocks, comments and code or raw tags): markdown-it starts a new top-level block
+    there whatever came before (link reference definitions are off), so the two parts parse as the whole does.
+    An opening tag line right under a closing one that starts a block ("</example>" / "<example>") is cut too:
+    the two are one HTML block to markdown-it, and _html_block skips a block's leading tag lines. A line scan
+    that cuts too rarely rather than wrongly; (lines, []) when there is no cut."""
+    fence: str | None = None
+    fence_indent = 0
+    comment = False
+    raw: re.Pattern | None = None
+    closed_block = False  # the line before closes a tag and starts a block: "</example>" then "<example>"
+    block_start = True  # the line starts a block: the first, or after a blank line or a closing fence
+    in_html = False  # (perhaps) in an HTML block, where a fence line is no fence: a blank line ends it
+    for k, ln in enumerate(lines):
+        bare_tag = ln.startswith("<") and _TAG_ONLY.match(ln) is not None
+        after_close, closed_block = closed_block, False
+        starts, block_start = block_start, not ln.strip()
+        in_html = bool(ln.strip()) and (in_html or starts and ln.lstrip().startswith("<"))
+        if comment:
+            comment = "-->" not in ln
+            continue
+        if raw is not None:
+            raw = None if raw.match(ln) else raw
+            continue
+        m = _TOP_FENCE_LINE.match(ln)  # indented 4+, a fence line is code, or in a list item a col-0 line ends
+        if fence is not None:
+            if ln.strip() and len(ln) - len(ln.lstrip()) < fence_indent:
+                return lines, []  # the end of a list item the fence is in, or its closing line: unknown
+            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) and not m.group(2).strip():
+                fence, block_start = None, not in_html
+            continue
+        if m and not (m.group(1)[0] == "`" and "`" in m.group(2)):
+            fence, fence_indent = m.group(1), len(ln) - len(ln.lstrip())
+            continue
+        if k and bare_tag and (starts or after_close and not ln.startswith("</")):
+            return lines[:k], lines[k:]
+        closed_block = bare_tag and ln.startswith("</") and (starts or after_close)
+        comment = ln.rfind("<!--") > ln.rfind("-->")
+        opened = _RAW_BLOCK.match(ln) or (_TAG_ONLY.match(ln) and _TAG_NAME.match(ln))
+        name = opened.group(1).lower() if opened else ""
+        if name in _CODE_TAGS and not ln.lstrip().startswith("</") and not re.search(rf"</{name}\s*>", ln, re.I):
+            raw = re.compile(rf"^\s*</{re.escape(name)}\s*>\s*$", re.I)
+    return lines, []
 
 
 def _paragraph(tok, content: str, kind: str, section: tuple[str, ...], line_offset: int,

@@ -354,3 +354,18 @@ def test_lenient_front_matter_keeps_every_line_of_a_key_given_twice_in_source_or
     # second one came before "k", out of line order
     segs = segment("---\nx: first\nk: v\nx: !t\n---\nbody\n", ".cursor/rules/a.mdc")
     assert [(s.text, s.line) for s in segs] == [("x: first", 2), ("k: v", 3), ("x: !t", 4), ("body", 6)]
+
+
+def _examples(n: int, between: str) -> str:
+    # a fence with a blank line in it ends the HTML block of its "<example>", so each one makes the rest be read again
+    return between.join(f"<example>\nCase {k}:\n```python\ndef f():\n\n    return {k}\n```\n</example>\n" for k in range(n))
+
+
+def test_many_tag_blocks_whose_fences_hold_blank_lines_all_keep_their_code_past_the_reread_limit():
+    # past 50 such blocks the rest of the file was no longer read again: fences and "</example>" lines came out
+    # as stray items; each reread now parses only up to the next block start, so none is skipped (and it is linear)
+    for between in ("\n", ""):
+        segs = segment(_examples(60, between), "CLAUDE.md")
+        assert [s.text for s in segs if s.kind == "code"] == [f"def f():\n\n    return {k}" for k in range(60)]
+        assert [s.text for s in segs if s.kind != "code"] == [f"Case {k}:" for k in range(60)]
+        assert segment_document(_examples(60, between), "CLAUDE.md").warnings == ()
