@@ -356,10 +356,16 @@ class _Markdown:
     rereads: int = 0  # times the body's whole rest was parsed again so far (see MAX_REREADS)
 
 
+def _parse(md: MarkdownIt, text: str) -> list:
+    """markdown-it's block tokens of ``text``, which is given a final newline: without one, markdown-it-py 4.3 raises
+    IndexError on a file that ends in a quoted list item holding an open HTML block ("> - <!-- todo" then ">")."""
+    return md.parse(text if text.endswith("\n") else text + "\n")
+
+
 def _segment_markdown(body: str, out: _Builder, md: MarkdownIt | _Markdown, line_offset: int) -> bool:
     """Append the body's items; False when nesting past MAX_NESTING made markdown-it drop lines (recovered)."""
     how = md if isinstance(md, _Markdown) else _Markdown(md, wrappers=_wrapper_names(body))
-    tokens = how.md.parse(body)
+    tokens = _parse(how.md, body)
     if tokens and max(t.level for t in tokens) >= MAX_NESTING - 2:
         _recover_lost_lines(body, tokens, out, line_offset, how)
         return False
@@ -469,7 +475,7 @@ def _segment_markdown_tokens(body: str, tokens, out: _Builder, line_offset: int,
 
 def _parse_part(lines: list[str], out: _Builder, line_offset: int, how: _Markdown) -> list:
     """The tokens of part of a body; none when nesting past MAX_NESTING lost lines (then recovered and said)."""
-    tokens = how.md.parse("\n".join(lines))
+    tokens = _parse(how.md, "\n".join(lines))
     if tokens and max(t.level for t in tokens) >= MAX_NESTING - 2:
         _recover_lost_lines("\n".join(lines), tokens, out, line_offset, how)
         out.warn("markdown_nesting_limit")
@@ -814,7 +820,7 @@ def _code_run_on(tokens, i: int, content: list[str], src_lines: list[str], name:
         return None
     if any(ln.strip() for ln in src_lines[after : nxt.map[0]]):
         return None
-    last = next((t for t in reversed(md.parse("\n".join(content))) if t.level == 0), None)
+    last = next((t for t in reversed(_parse(md, "\n".join(content))) if t.level == 0), None)
     if last is not None and last.type == "code_block" and last.map and last.map[1] >= len(content):
         return src_lines[after : nxt.map[1]], i + 2, None
     return None

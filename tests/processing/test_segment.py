@@ -369,3 +369,11 @@ def test_many_tag_blocks_whose_fences_hold_blank_lines_all_keep_their_code_past_
         assert [s.text for s in segs if s.kind == "code"] == [f"def f():\n\n    return {k}" for k in range(60)]
         assert [s.text for s in segs if s.kind != "code"] == [f"Case {k}:" for k in range(60)]
         assert segment_document(_examples(60, between), "CLAUDE.md").warnings == ()
+
+
+def test_a_file_ending_in_a_quoted_list_item_with_an_open_html_block_does_not_crash():
+    # markdown-it-py raised IndexError when such a file had no final newline, so the file lost all its items
+    for md in ("# Notes\n\n> - keep this\n> - <!-- todo: more\n>", "> - <pre>\n> ", "> > - <script\n> >"):
+        for path in ("CLAUDE.md", ".cursorrules"):
+            assert segment(md, path) == segment(md + "\n", path)
+    assert texts(segment("# Notes\n\n> - keep this\n> - <!-- todo: more\n>", "AGENTS.md")) == ["> - keep this"]
