@@ -341,7 +341,7 @@ def _wrapper_line(line: str, wrappers: frozenset[str]) -> bool:
             or name in wrappers)
 MAX_RESEGMENT_DEPTH = 20  # parts segmented again (tag blocks, unclosed fences) inside one another; deeper ones are not
 MAX_REREADS = 50  # times a body's whole rest is parsed again after a fence in a tag block (_code_run_on), when no
-# block start (_split_at_block_start) bounds the part to parse; each costs a parse of the rest
+# block start (_next_block_start) bounds the part to parse; each costs a parse of the rest
 
 
 @dataclass(frozen=True)
@@ -385,12 +385,14 @@ def _segment_markdown_tokens(body: str, tokens, out: _Builder, line_offset: int,
     row_line: int | None = None
     n = len(tokens)
     i = 0
-    pending: list[str] = []  # the body's lines after src_lines, once it is parsed again in parts
-    while i < n or pending:
-        if i >= n:  # the next part of a body parsed again in parts (see the html_block case)
-            line_offset += len(src_lines)
-            src_lines, pending = _split_at_block_start(pending)
-            if not pending:
+    # Once the body is parsed again in parts (see the html_block case), src_lines is body_lines[part_at:part_end].
+    body_lines, body_offset = src_lines, line_offset
+    part_at, part_end = 0, len(body_lines)
+    while i < n or part_end < len(body_lines):
+        if i >= n:  # the next part
+            part_at, part_end = part_end, _next_block_start(body_lines, part_end)
+            src_lines, line_offset = body_lines[part_at:part_end], body_offset + part_at
+            if part_end == len(body_lines):
                 how = replace(how, rereads=how.rereads + 1)
             tokens, i = _parse_part(src_lines, out, line_offset, replace(how, headings=tuple(headings))), 0
             n = len(tokens)
@@ -463,9 +465,10 @@ def _segment_markdown_tokens(body: str, tokens, out: _Builder, line_offset: int,
                 # A fence in a tag block ran past the block's end, so markdown-it misread the lines after it
                 # (the closing fence as an opening one): parse the rest of the body again from there, up to
                 # the next block start only, so that a file of many such blocks is not parsed once per block.
-                line_offset += reread_from
-                src_lines, pending = _split_at_block_start(src_lines[reread_from:] + pending)
-                if not pending:  # a parse of the whole rest: those are the costly ones, and bounded
+                part_at += reread_from
+                part_end = _next_block_start(body_lines, part_at)
+                src_lines, line_offset = body_lines[part_at:part_end], body_offset + part_at
+                if part_end == len(body_lines):  # a parse of the whole rest: those are the costly ones, and bounded
                     how = replace(how, rereads=how.rereads + 1)
                 tokens, i = _parse_part(src_lines, out, line_offset, replace(how, headings=tuple(headings))), 0
                 n = len(tokens)
@@ -487,13 +490,13 @@ _TOP_FENCE_LINE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
 _RAW_BLOCK = re.compile(r"^ {0,3}<(script|pre|style|textarea)(?:\s|>|$)", re.I)
 
 
-def _split_at_block_start(lines: list[str]) -> tuple[list[str], list[str]]:
-    """``lines`` cut before the first bare tag line at column 0 that starts a block (after a blank line or a
+def _next_block_start(lines: list[str], start: int) -> int:
+    """The index after ``start`` of the first bare tag line at column 0 that starts a block (after a blank line or a
     closing fence, outside HTML blocks, comments and code or raw tags): markdown-it starts a new top-level block
     there whatever came before (link reference definitions are off), so the two parts parse as the whole does.
     An opening tag line right under a closing one that starts a block ("</example>" / "<example>") is cut too:
     the two are one HTML block to markdown-it, and _html_block skips a block's leading tag lines. A line scan
-    that cuts too rarely rather than wrongly; (lines, []) when there is no cut."""
+    that cuts too rarely rather than wrongly; ``len(lines)`` when there is no cut."""
     fence: str | None = None
     fence_indent = 0
     comment = False
@@ -501,7 +504,8 @@ def _split_at_block_start(lines: list[str]) -> tuple[list[str], list[str]]:
     closed_block = False  # the line before closes a tag and starts a block: "</example>" then "<example>"
     block_start = True  # the line starts a block: the first, or after a blank line or a closing fence
     in_html = False  # (perhaps) in an HTML block, where a fence line is no fence: a blank line ends it
-    for k, ln in enumerate(lines):
+    for k in range(start, len(lines)):
+        ln = lines[k]
         bare_tag = ln.startswith("<") and _TAG_ONLY.match(ln) is not None
         after_close, closed_block = closed_block, False
         starts, block_start = block_start, not ln.strip()
@@ -515,22 +519,22 @@ def _split_at_block_start(lines: list[str]) -> tuple[list[str], list[str]]:
         m = _TOP_FENCE_LINE.match(ln)  # indented 4+, a fence line is code, or in a list item a col-0 line ends
         if fence is not None:
             if ln.strip() and len(ln) - len(ln.lstrip()) < fence_indent:
-                return lines, []  # the end of a list item the fence is in, or its closing line: unknown
+                return len(lines)  # the end of a list item the fence is in, or its closing line: unknown
             if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) and not m.group(2).strip():
                 fence, block_start = None, not in_html
             continue
         if m and not (m.group(1)[0] == "`" and "`" in m.group(2)):
             fence, fence_indent = m.group(1), len(ln) - len(ln.lstrip())
             continue
-        if k and bare_tag and (starts or after_close and not ln.startswith("</")):
-            return lines[:k], lines[k:]
+        if k > start and bare_tag and (starts or after_close and not ln.startswith("</")):
+            return k
         closed_block = bare_tag and ln.startswith("</") and (starts or after_close)
         comment = ln.rfind("<!--") > ln.rfind("-->")
         opened = _RAW_BLOCK.match(ln) or (_TAG_ONLY.match(ln) and _TAG_NAME.match(ln))
         name = opened.group(1).lower() if opened else ""
         if name in _CODE_TAGS and not ln.lstrip().startswith("</") and not re.search(rf"</{name}\s*>", ln, re.I):
             raw = re.compile(rf"^\s*</{re.escape(name)}\s*>\s*$", re.I)
-    return lines, []
+    return len(lines)
 
 
 def _paragraph(tok, content: str, kind: str, section: tuple[str, ...], line_offset: int,
