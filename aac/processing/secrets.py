@@ -333,10 +333,8 @@ def _keep_match(kind: str, m: re.Match, text: str) -> bool:
             re.search(r"[A-Z]", value) and re.search(r"[a-z]", value) and re.search(r"[0-9/+]", value))
     if kind == "pgpass_password":  # "*" or a word such as "postgres" is a default or a placeholder, not a password
         value = m.group(1)
-        if not _PGPASS_HOST.search(text, max(0, m.start() - 256), m.start()):
-            return False
-        host = text[max(0, m.start() - 256):m.start()].rsplit("\n", 1)[-1].split()[-1:] or [""]
-        if _FILE_EXT.search(host[0].strip("\"'`")):  # "app.py:120:4:W0612:unused-variable", a linter's line
+        host = _PGPASS_HOST.search(text, max(0, m.start() - 256), m.start())
+        if not host or _FILE_EXT.search(host.group(0)):  # "app.py:120:4:W0612:unused-variable", a linter's line
             return False
         return len(value) >= 6 and not _PLACEHOLDER_VALUE.search(value) and bool(re.search(r"\d", value))
     if kind == "basic_auth_credentials" and m.re.groups:
