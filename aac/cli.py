@@ -16,7 +16,7 @@ from pathlib import Path
 import typer
 from rich.console import Console
 
-from aac.jsonsafe import finite
+from aac.core.jsonsafe import finite
 
 app = typer.Typer(help="AgentArtifactCorpus: crawl, process, type and publish AI coding-agent configuration files.",
                   no_args_is_help=True, pretty_exceptions_show_locals=False)
@@ -57,7 +57,7 @@ def sql(
     it works on a read-only corpus and beside an analyst's open catalog)."""
     import duckdb
 
-    from aac.store import Corpus
+    from aac.core.store import Corpus
 
     if not query.strip():
         console.print("[red]give a SQL query, e.g. aac sql \"select count(*) from artifacts\"[/red]")
@@ -154,7 +154,7 @@ def main() -> None:
     except USER_ERRORS as exc:
         if os.environ.get("AAC_DEBUG"):
             raise
-        from aac.config import scrub
+        from aac.core.config import scrub
 
         from rich.markup import escape
 

@@ -12,7 +12,7 @@ import json
 import time
 from pathlib import Path
 
-from aac.processing.segment import comparable_text, segment
+from aac.core.segment import comparable_text, segment
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 

@@ -17,7 +17,7 @@ def _save_labels(corpus: Path, rows: list[dict], source) -> None:
     """Store imported labels: texts filled from the corpus where the file has none (a label without its item's
     text could be neither trained on nor evaluated, so such an import is refused whole); replaced labels counted."""
     from aac.annotation.store import fill_text, replaced_labels, save
-    from aac.store import Corpus
+    from aac.core.store import Corpus
 
     c = Corpus(corpus)
     missing = fill_text(c, rows)
@@ -46,7 +46,7 @@ def register(app: typer.Typer) -> None:
         """Stratified sample (star band x language) of repositories, then items; written for Label Studio."""
         from aac.annotation.labelstudio import export_tasks
         from aac.annotation.sample import sample_items
-        from aac.store import Corpus
+        from aac.core.store import Corpus
 
         c = Corpus(corpus)
         if not c.exists("items") or not c.exists("artifacts"):
@@ -71,7 +71,7 @@ def register(app: typer.Typer) -> None:
         """Typed items nearest the constraint boundary, not yet settled in `gold`: a second round's sample."""
         from aac.annotation.labelstudio import export_tasks
         from aac.annotation.sample import boundary_items
-        from aac.store import Corpus
+        from aac.core.store import Corpus
 
         if threshold is None:
             from aac.classifiers.base import get_classifier
@@ -142,7 +142,7 @@ def register(app: typer.Typer) -> None:
         from rich.table import Table
 
         from aac.annotation.agreement import agreement_report
-        from aac.schema import TYPES
+        from aac.core.schema import TYPES
 
         if a and b:
             from aac.annotation.formats import _check, _id, _rows
@@ -153,7 +153,7 @@ def register(app: typer.Typer) -> None:
             pairs = {(a.name, b.name): ([la[i] for i in ids], [lb[i] for i in ids])}
         elif by in ("annotator", "round", "gold"):
             from aac.annotation.store import adjudicated_pairs, annotator_pairs, round_pairs
-            from aac.store import Corpus
+            from aac.core.store import Corpus
 
             pairs = {"annotator": annotator_pairs, "round": round_pairs, "gold": adjudicated_pairs}[by](Corpus(corpus))
         else:
@@ -182,8 +182,8 @@ def register(app: typer.Typer) -> None:
         """Write the `gold` view in gold_dev.jsonl format, with every vote and how each label was settled; train and
         evaluate on it with `aac classify train --gold FILE` / `aac eval classifiers --gold FILE`."""
         from aac.annotation.formats import gold_jsonl_rows
-        from aac.annotation.store import gold_rows
-        from aac.store import Corpus
+        from aac.core.gold_view import gold_rows
+        from aac.core.store import Corpus
 
         rows = gold_jsonl_rows(gold_rows(Corpus(corpus)))
         if not rows:
@@ -208,7 +208,7 @@ def register(app: typer.Typer) -> None:
                                                    "tie-break round (import it with import-ls --round N)")) -> None:
         """Items whose annotators disagree and that no adjudication or majority has settled yet."""
         from aac.annotation.store import adjudication_queue
-        from aac.store import Corpus
+        from aac.core.store import Corpus
 
         rows = adjudication_queue(Corpus(corpus))
         for r in rows:
@@ -229,7 +229,7 @@ def register(app: typer.Typer) -> None:
                                                             "the item's latest adjudication, so it supersedes it")) -> None:
         """Record the adjudicated label of one item; it then enters the `gold` view."""
         from aac.annotation.store import adjudicate
-        from aac.store import Corpus
+        from aac.core.store import Corpus
 
         try:
             recorded = adjudicate(Corpus(corpus), item_id, label, round_, meta)
@@ -237,7 +237,7 @@ def register(app: typer.Typer) -> None:
             console.print(f"[red]error: {exc.args[0] if exc.args else exc}[/red]")
             raise typer.Exit(2)
         Corpus(corpus).refresh_catalog()
-        from aac.labels import parse_type
+        from aac.core.labels import parse_type
 
         quoted = item_id.replace("'", "''")
         gold = Corpus(corpus).sql(f"SELECT label FROM gold WHERE item_id = '{quoted}'").to_pylist()

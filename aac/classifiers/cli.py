@@ -112,7 +112,7 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
             (phrasing if data and data[0].source == "phrasing" else golds).extend(data)
             sources.append(f"{path.name} ({len(data)} items)")
         if corpus is not None:
-            from aac.annotation.store import gold_from_corpus
+            from aac.classifiers.datasets import gold_from_corpus
 
             if not corpus.is_dir():  # a mistyped --corpus must not train on the package's examples alone
                 console.print(f"[red]no corpus folder at {corpus}[/red]")
@@ -191,7 +191,7 @@ def _report_failed(n_failed: int, n_items: int, classifier: str, clf=None) -> No
 
 def _retype(corpus: Path, classifier: str, runner: str, address: str | None, clf=None,
             llm_base_url: str | None = None, llm_model: str | None = None) -> None:
-    from aac.store import Corpus
+    from aac.core.store import Corpus
 
     c = Corpus(corpus)
     if not c.exists("items"):

@@ -35,13 +35,13 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
         """Crawl agent configuration files into the corpus; resumable (rerun after a kill continues)."""
         from rich.console import Console
 
-        from aac.config import DEFAULT_GITHUB_API, Settings, scrub
-        from aac.store import Corpus
+        from aac.core.config import DEFAULT_GITHUB_API, Settings, scrub
+        from aac.core.store import Corpus
 
         err = Console(stderr=True)
         settings = Settings.from_env()
         if platform:
-            from aac.collectors import platforms as reg
+            from aac.core import platforms as reg
 
             for name in platform:
                 try:

@@ -11,8 +11,8 @@ from prefect.artifacts import create_table_artifact
 
 from aac.processing import pipeline
 from aac.processing.dedupe import NearDupConfig
-from aac.processing.licenses import parse_allowlist
-from aac.store import Corpus
+from aac.core.licenses import parse_allowlist
+from aac.core.store import Corpus
 
 
 def config(keep_private: bool = False, near_threshold: float = 0.85, allow: str | None = None,

@@ -15,7 +15,7 @@ from prefect.artifacts import create_markdown_artifact, create_table_artifact
 def build_task(corpus: str, out: str, repo_id: str | None, optout: str | None) -> dict:
     from aac.hub.policy import OptOut
     from aac.hub.publish import build_hub_folder
-    from aac.store import Corpus
+    from aac.core.store import Corpus
 
     optout_path = optout or OptOut.default_path(corpus)  # the same default as `aac publish`
     result = build_hub_folder(Corpus(corpus), Path(out), repo_id=repo_id, optout=OptOut.load(optout_path))
@@ -26,7 +26,7 @@ def build_task(corpus: str, out: str, repo_id: str | None, optout: str | None) -
 
 @task(retries=2, retry_delay_seconds=[30, 120])
 def upload_task(out: str, repo_id: str) -> str:
-    from aac.config import Settings
+    from aac.core.config import Settings
     from aac.hub.upload import upload_hub_folder
 
     settings = Settings.from_env()

@@ -15,7 +15,7 @@ from prefect.artifacts import create_markdown_artifact, create_table_artifact
 @task
 def merge_task(corpus: str, incoming: str, source: str, platforms: list[str] | None = None) -> dict:
     from aac.refresh.versioning import merge_incoming
-    from aac.store import Corpus
+    from aac.core.store import Corpus
 
     from aac.refresh import mark_merged
 
@@ -29,7 +29,7 @@ def merge_task(corpus: str, incoming: str, source: str, platforms: list[str] | N
 @task(retries=1, retry_delay_seconds=[30])
 def process_task(corpus: str) -> dict:
     from aac.processing.pipeline import run
-    from aac.store import Corpus
+    from aac.core.store import Corpus
 
     report = run(Corpus(corpus))
     return {"processed": report.processed, "reused": report.reused, "items_itemised": report.items_itemised,
@@ -40,7 +40,7 @@ def process_task(corpus: str) -> dict:
 @task
 def processing_outdated_task(corpus: str) -> bool:
     from aac.processing.pipeline import processing_outdated
-    from aac.store import Corpus
+    from aac.core.store import Corpus
 
     return processing_outdated(Corpus(corpus))
 
@@ -67,7 +67,7 @@ def worker_defaults(api_url: str | None, repo_id: str | None) -> tuple[str, str 
     ``AAC_HF_REPO_ID`` (else none: nothing is uploaded by default)."""
     import os
 
-    from aac.config import Settings
+    from aac.core.config import Settings
 
     return api_url or Settings.from_env().github_api_url, repo_id or os.environ.get("AAC_HF_REPO_ID") or None
 
@@ -81,7 +81,7 @@ def refresh_corpus(corpus: str = "data", api_url: str | None = None, incoming: s
     the worker's ``AAC_GITHUB_API_URL`` (else api.github.com) and ``AAC_HF_REPO_ID``, as for the CLI."""
     api_url, repo_id = worker_defaults(api_url, repo_id)
     from aac.refresh import refresh_lock
-    from aac.store import Corpus
+    from aac.core.store import Corpus
 
     Corpus(corpus).check_writable()  # a clear error now, not at the first write after the crawl
 

@@ -19,11 +19,11 @@ def publish(
     private: bool = typer.Option(False, "--private", help="Create the Hub repo as private."),
 ) -> None:
     """Write the Hub layout of the publishable rows, validate it offline with `datasets`, then upload it."""
-    from aac.config import Settings
+    from aac.core.config import Settings
     from aac.hub.policy import OptOut
     from aac.hub.publish import build_hub_folder
     from aac.hub.validate import HubFolderInvalid
-    from aac.store import Corpus
+    from aac.core.store import Corpus
 
     optout_path = optout or OptOut.default_path(corpus)
     try:
@@ -64,9 +64,9 @@ def pull(
                                "and labels not in the release are lost)."),
 ) -> None:
     """Download a published AAC and register DuckDB views over it: `aac sql` works right after."""
-    from aac.config import Settings
+    from aac.core.config import Settings
     from aac.hub.pull import install_snapshot, pull as do_pull
-    from aac.store import Corpus
+    from aac.core.store import Corpus
 
     settings = Settings.from_env()
     target = Corpus(corpus)
@@ -78,7 +78,7 @@ def pull(
             result = do_pull(rid, target, revision=revision, token=settings.hf_token, endpoint=settings.hf_endpoint,
                              force=force)
     except Exception as exc:  # one clear line (no token) instead of a traceback
-        from aac.config import scrub
+        from aac.core.config import scrub
 
         console.print(f"[red]pull failed:[/red] {scrub(one_line(exc), settings)}")
         raise typer.Exit(1)
@@ -105,9 +105,9 @@ def refresh(
                                            "one request per repository)."),
 ) -> None:
     """Refresh the corpus as a new version: crawl, merge (changelog, tombstones), process what changed."""
-    from aac.config import Settings
+    from aac.core.config import Settings
     from aac.refresh import RefreshRunning, refresh_lock
-    from aac.store import Corpus
+    from aac.core.store import Corpus
 
     settings = Settings.from_env()
     target = Corpus(corpus)
@@ -128,9 +128,9 @@ def refresh(
 def _refresh(target, settings, incoming: Path | None, api_url: str | None, platform: list[str] | None,
              process: bool, fetch_workers: int | None, graphql_batch: int | None) -> None:
     """The refresh itself, under the corpus's refresh lock."""
-    from aac.config import DEFAULT_GITHUB_API, scrub
+    from aac.core.config import DEFAULT_GITHUB_API, scrub
     from aac.refresh.versioning import merge_incoming
-    from aac.store import Corpus
+    from aac.core.store import Corpus
 
     source = str(incoming) if incoming is not None else (api_url or DEFAULT_GITHUB_API)
     if incoming is None:

@@ -31,7 +31,7 @@ def _parse_budget(value: str) -> float | int:
 def _kb_from_file(path: Path, classifier: str):
     from aac.operators.ingest import rows_from_file
     from aac.operators.model import KnowledgeBase
-    from aac.tokens import count_tokens
+    from aac.core.tokens import count_tokens
 
     if not path.is_file():
         raise typer.BadParameter(f"no such file: {path}")
@@ -129,7 +129,7 @@ def retrieve(
         items += [namespaced(i, ns, len(items) + n, keep_global=True)
                   for n, i in enumerate(_kb_from_file(f, classifier).items)]
     if corpus is not None:
-        from aac.store import Corpus
+        from aac.core.store import Corpus
 
         for row in Corpus(corpus).read("items").to_pylist():
             items.append(namespaced(item_from_row(row, len(items)), str(row.get("artifact_id") or "corpus"), len(items)))

@@ -54,7 +54,7 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
         """Normalise, dedupe, licence-filter, redact secrets, tag and itemise crawled artifacts (idempotent)."""
         from rich.console import Console
 
-        from aac.store import Corpus
+        from aac.core.store import Corpus
 
         console = Console()
         c = Corpus(corpus)
@@ -93,7 +93,7 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
         workers: int = typer.Option(1, "--workers", min=1),
     ) -> None:
         """Crawl + process + classify as one Prefect flow (`build`)."""
-        from aac.config import DEFAULT_GITHUB_API, Settings, scrub
+        from aac.core.config import DEFAULT_GITHUB_API, Settings, scrub
         from aac.flows.build import build as build_flow
 
         settings = Settings.from_env()
@@ -126,7 +126,7 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
 
         from aac.flows.process import config
         from aac.processing.demo import EXAMPLE_QUERIES, run_demo
-        from aac.store import Corpus
+        from aac.core.store import Corpus
 
         console = Console()
         if snapshot is not None and not snapshot.is_file():

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from aac.processing.pipeline import ProcessConfig, ProcessReport, run
-from aac.store import Corpus
+from aac.core.store import Corpus
 
 DEFAULT_FILES = 2000
 

@@ -15,11 +15,11 @@ import pyarrow as pa
 
 from aac.classifiers import get_classifier
 from aac.classifiers.base import Classifier, ItemInput
-from aac.ids import artifact_id as make_artifact_id
-from aac.ids import item_id
-from aac.processing.scope import scope_of, topic_of
-from aac.processing.segment import Segment, segment_document
-from aac.schema import ITEMS
+from aac.core.ids import artifact_id as make_artifact_id
+from aac.core.ids import item_id
+from aac.core.scope import scope_of, topic_of
+from aac.core.segment import Segment, segment_document
+from aac.core.schema import ITEMS
 
 _COLUMNS = ITEMS.names
 log = logging.getLogger(__name__)

@@ -21,7 +21,7 @@ made from and the fingerprint of the classifier that typed them (``aac.classifie
 options, digest of the model). An artifact whose (path, content) is unchanged keeps its items when the
 fingerprint is the same, and has them re-typed (segmentation kept) when the classifier or its model changed;
 the others are segmented and typed afresh. Both keys include a digest of the code that
-produced them (:mod:`aac.codehash`: the step modules, the ``aac`` modules they import and the versions of the
+produced them (:mod:`aac.core.codehash`: the step modules, the ``aac`` modules they import and the versions of the
 libraries they rest on), so a change of that code redoes the pass on the next run without ``--full``.
 ``ProcessConfig(incremental=False)`` (``aac process --full``) recomputes everything regardless.
 
@@ -52,13 +52,14 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from aac.classifiers.base import fingerprint_of
-from aac.codehash import code_digest
-from aac.collectors.platforms import platform_of
-from aac.ids import artifact_id as make_artifact_id
-from aac.processing import item_record, licenses, normalize, secrets, tagging
+from aac.core.codehash import code_digest
+from aac.core.platforms import platform_of
+from aac.core.ids import artifact_id as make_artifact_id
+from aac.core import licenses
+from aac.processing import item_record, normalize, secrets, tagging
 from aac.processing.dedupe import NearDupConfig, content_sha256, dedupe
-from aac.schema import ARTIFACTS, REPOS
-from aac.store import Corpus
+from aac.core.schema import ARTIFACTS, REPOS
+from aac.core.store import Corpus
 
 log = logging.getLogger(__name__)
 
@@ -68,7 +69,7 @@ INPUT_STATUSES = ("collected", "removed")
 # the digests do not: this module's own code that assembles the rows; bump them when that changes the output.
 STAGE_VERSION = 1
 ITEMS_VERSION = 1
-PASS1_MODULES = ("aac.processing.normalize", "aac.processing.licenses", "aac.processing.secrets",
+PASS1_MODULES = ("aac.processing.normalize", "aac.core.licenses", "aac.processing.secrets",
                  "aac.processing.tagging", "aac.processing.dedupe")
 PASS1_LIBRARIES = ("detect-secrets", "datasketch", "pyyaml")
 ITEMS_MODULES = ("aac.processing.items",)  # segment, scope, tokens, ids, schema follow from its imports

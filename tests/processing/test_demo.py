@@ -5,7 +5,7 @@ from typer.testing import CliRunner
 from aac.cli import app
 from aac.collectors.emulator import EmulatorServer
 from aac.processing.pipeline import ProcessConfig, run
-from aac.store import Corpus
+from aac.core.store import Corpus
 
 
 def test_demo_command_builds_a_corpus_and_prints_the_report(tmp_path):

@@ -1,6 +1,6 @@
 import pytest
 
-from aac.processing.licenses import PERMISSIVE, detect_license, license_verdict, parse_allowlist, resolve_spdx
+from aac.core.licenses import PERMISSIVE, detect_license, license_verdict, parse_allowlist, resolve_spdx
 
 
 def test_permissive_licenses_are_publishable():

@@ -1,4 +1,4 @@
-from aac.config import Settings, scrub
+from aac.core.config import Settings, scrub
 
 
 def test_tokens_never_show_in_repr_or_format():

@@ -1,4 +1,4 @@
-"""SQL of the annotation views, importable without DuckDB (aac.store registers them in every catalog).
+"""SQL of the annotation views, importable without DuckDB (aac.core.store registers them in every catalog).
 
 An item's **votes** are its annotators' labels, each annotator's latest round only, ordered by round then
 annotator. The ``gold`` label of an item is, in this order:
@@ -67,3 +67,11 @@ WHERE n_labels > 1
   AND item_id NOT IN (SELECT item_id FROM settled)
 ORDER BY item_id
 """
+
+
+def gold_rows(corpus) -> list[dict]:
+    """The ``gold`` view of ``corpus`` (an :class:`aac.core.store.Corpus`), one dict per item (ordered by id); empty
+    before any annotation."""
+    if not corpus.exists("annotations"):
+        return []
+    return corpus.sql("SELECT * FROM gold ORDER BY item_id").to_pylist()

@@ -8,7 +8,7 @@ import textwrap
 
 import pytest
 
-from aac import codehash
+from aac.core import codehash
 
 
 @pytest.fixture
@@ -58,9 +58,9 @@ def test_processing_digests_cover_the_step_modules_but_not_the_classifiers():
     from aac.processing import pipeline
 
     stage = codehash.module_closure(pipeline.PASS1_MODULES)
-    assert {"aac.processing.secrets", "aac.processing.tagging", "aac.collectors.platforms"} <= set(stage)
+    assert {"aac.processing.secrets", "aac.processing.tagging", "aac.core.platforms"} <= set(stage)
     items = codehash.module_closure(pipeline.ITEMS_MODULES, exclude=["aac.classifiers"])
-    assert {"aac.processing.segment", "aac.processing.scope", "aac.tokens"} <= set(items)
+    assert {"aac.core.segment", "aac.core.scope", "aac.core.tokens"} <= set(items)
     assert not any(m.startswith("aac.classifiers") for m in items)
 
 

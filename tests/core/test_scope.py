@@ -2,7 +2,7 @@
 
 import pytest
 
-from aac.processing.scope import is_global_section, scope_of, slug, topic_of, topic_tree
+from aac.core.scope import is_global_section, scope_of, slug, topic_of, topic_tree
 
 
 @pytest.mark.parametrize(

@@ -3,7 +3,7 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from aac.processing.segment import KINDS, segment
+from aac.core.segment import KINDS, segment
 
 PATHS = ["CLAUDE.md", ".cursorrules", ".cursor/rules/x.mdc", ".aider.conf.yml", "notes.txt"]
 

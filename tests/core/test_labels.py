@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from aac.labels import parse_type
+from aac.core.labels import parse_type
 
 
 @pytest.mark.parametrize("value, expected", [("C", "C"), ("f", "F"), (" Preference ", "F"), ("EPISODIC", "E"),

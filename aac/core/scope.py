@@ -16,7 +16,7 @@ from typing import Iterable, Mapping, Sequence
 
 import regex as re
 
-from aac.ids import stable_id
+from aac.core.ids import stable_id
 
 GLOBAL = "*"
 ROOT_TOPIC = "(root)"

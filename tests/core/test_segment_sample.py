@@ -7,7 +7,7 @@ from functools import lru_cache
 import pytest
 
 from aac.processing.items import itemize
-from aac.processing.segment import comparable_text, segment, segment_document
+from aac.core.segment import comparable_text, segment, segment_document
 
 
 @lru_cache(maxsize=1)

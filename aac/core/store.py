@@ -27,7 +27,9 @@ import pyarrow as pa
 import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
-from aac.schema import KEYS, SCHEMAS, conform
+from aac.core.gold_view import GOLD_SQL
+from aac.core.publishable_views import PUBLISHABLE_ARTIFACTS, PUBLISHABLE_ITEMS
+from aac.core.schema import KEYS, SCHEMAS, conform
 
 log = logging.getLogger(__name__)
 
@@ -338,15 +340,8 @@ def _open_catalog(path: Path) -> duckdb.DuckDBPyConnection:
         return duckdb.connect(str(path))
 
 
-def _register_area_views() -> None:
-    """Derived views other areas declare as SQL: the ``gold`` labels and the ``publishable_*`` sets.
-
-    Imported here (not by those areas) so that every catalog, whoever opens it, has them.
-    """
-    from aac.annotation.views import GOLD_SQL
-
-    register_view("gold", GOLD_SQL)
-    import aac.processing.views  # noqa: F401  (registers publishable_artifacts, publishable_items)
-
-
-_register_area_views()
+# Derived views declared as SQL data (the ``gold`` labels, the ``publishable_*`` sets), registered here so that every
+# catalog, whoever opens it, has them.
+register_view("gold", GOLD_SQL)
+register_view("publishable_artifacts", PUBLISHABLE_ARTIFACTS)
+register_view("publishable_items", PUBLISHABLE_ITEMS)

@@ -4,7 +4,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from aac.store import Corpus, register_view, DERIVED_VIEWS
+from aac.core.store import Corpus, register_view, DERIVED_VIEWS
 
 
 def test_upsert_twice_replaces_instead_of_duplicating(corpus):
@@ -81,7 +81,7 @@ def test_derived_view_registered_elsewhere_appears(corpus):
 def test_a_damaged_catalog_file_is_written_anew(tmp_path):
     import pyarrow as pa
 
-    from aac.store import Corpus
+    from aac.core.store import Corpus
 
     c = Corpus(tmp_path / "c")
     c.upsert("repos", pa.table({"full_name": ["a/b"], "stars": [1]}))
@@ -104,7 +104,7 @@ def test_a_catalog_held_open_elsewhere_is_kept_with_the_analysts_tables(tmp_path
     import duckdb
     import pyarrow as pa
 
-    from aac.store import Corpus
+    from aac.core.store import Corpus
 
     c = Corpus(tmp_path / "c")
     c.upsert("repos", pa.table({"full_name": ["a/b"], "stars": [1]}))
@@ -112,7 +112,7 @@ def test_a_catalog_held_open_elsewhere_is_kept_with_the_analysts_tables(tmp_path
     con = duckdb.connect(str(c.catalog_path))
     con.execute("create table my_notes as select 1 as x")
     try:  # another process (DuckDB's lock is per process) refreshes while the analyst's session holds the file
-        code = (f"import pyarrow as pa\nfrom aac.store import Corpus\nc = Corpus({str(c.root)!r})\n"
+        code = (f"import pyarrow as pa\nfrom aac.core.store import Corpus\nc = Corpus({str(c.root)!r})\n"
                 "c.upsert('repos', pa.table({'full_name': ['c/d'], 'stars': [2]}))\nprint(c.refresh_catalog())")
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
         assert out.stdout.strip() == "None" and "not refreshed" in out.stderr
@@ -129,7 +129,7 @@ def test_a_catalog_held_open_elsewhere_is_kept_with_the_analysts_tables(tmp_path
 def test_a_damaged_part_leaves_its_table_out_of_the_views_with_a_warning_and_others_queryable(tmp_path, caplog):
     import pyarrow as pa
 
-    from aac.store import Corpus
+    from aac.core.store import Corpus
 
     c = Corpus(tmp_path / "c")
     c.upsert("repos", pa.table({"full_name": ["a/b"], "stars": [1]}))
@@ -146,7 +146,7 @@ def test_check_writable_names_the_corpus_before_any_work(tmp_path, monkeypatch):
 
     import pytest
 
-    from aac.store import Corpus
+    from aac.core.store import Corpus
 
     c = Corpus(tmp_path / "c")
     c.check_writable()  # a fresh folder is fine (and made)

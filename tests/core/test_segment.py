@@ -1,7 +1,7 @@
 """Segmentation of synthetic Markdown / YAML: one behaviour per test."""
 
-from aac.processing.segment import KINDS, segment, segment_document, statement_lines
-from aac.tokens import count_tokens
+from aac.core.segment import KINDS, segment, segment_document, statement_lines
+from aac.core.tokens import count_tokens
 
 
 def texts(segs):

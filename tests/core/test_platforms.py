@@ -1,6 +1,6 @@
 import json
 
-from aac.collectors.platforms import PLATFORMS, platform_of
+from aac.core.platforms import PLATFORMS, platform_of
 
 
 def test_every_sample_file_maps_to_its_labelled_platform(sample_path):

@@ -1,4 +1,4 @@
-from aac.tokens import ApproxBPETokenizer, count_tokens
+from aac.core.tokens import ApproxBPETokenizer, count_tokens
 
 
 def test_counts_words_punctuation_and_splits_long_words():
