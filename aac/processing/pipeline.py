@@ -72,7 +72,7 @@ ITEMS_VERSION = 1
 PASS1_MODULES = ("aac.processing.normalize", "aac.core.licenses", "aac.processing.secrets",
                  "aac.processing.tagging", "aac.processing.dedupe")
 PASS1_LIBRARIES = ("detect-secrets", "datasketch", "pyyaml")
-ITEMS_MODULES = ("aac.processing.items",)  # segment, scope, tokens, ids, schema follow from its imports
+ITEMS_MODULES = ("aac.processing.items", "aac.processing.item_batches")  # segment, scope, tokens, ids, schema follow from its imports
 ITEMS_LIBRARIES = ("markdown-it-py", "pyyaml", "regex")
 
 
@@ -473,7 +473,7 @@ def _item_records(corpus: Corpus, keep_private: bool, before: dict[str, tuple[st
 
 
 def _items_chunk(records: list[tuple[str, str, str]]) -> list[pa.RecordBatch]:
-    from aac.processing.items import itemize_many
+    from aac.processing.item_batches import itemize_many
 
     return list(itemize_many(records))
 
@@ -506,7 +506,8 @@ def write_items(corpus: Corpus, cfg: ProcessConfig, before: dict[str, tuple[str,
     rows re-typed otherwise (``retype_batch`` reads exactly what ``itemize`` feeds the classifier). ``typed``
     receives artifact_id -> items key of every artifact that has items afterwards (the next run's record)."""
     from aac.classifiers.batch import retype_batch
-    from aac.processing.items import itemize_many, resolve_classifier
+    from aac.processing.item_batches import itemize_many
+    from aac.processing.items import resolve_classifier
 
     clf = resolve_classifier(cfg.classifier)
     fingerprint = fingerprint_of(clf)

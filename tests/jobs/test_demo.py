@@ -19,7 +19,7 @@ def test_demo_command_builds_a_corpus_and_prints_the_report(tmp_path):
     n = c.sql("select count(*) as n from publishable_artifacts").to_pylist()[0]["n"]
     assert 0 < n < c.count("artifacts")
     # the three example queries printed by the demo run as printed
-    from aac.processing.demo import EXAMPLE_QUERIES
+    from aac.jobs.demo import EXAMPLE_QUERIES
 
     for q in EXAMPLE_QUERIES:
         c.sql(q)

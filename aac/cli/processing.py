@@ -125,7 +125,7 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
         from rich.table import Table
 
         from aac.flows.process import config
-        from aac.processing.demo import EXAMPLE_QUERIES, run_demo
+        from aac.jobs.demo import EXAMPLE_QUERIES, run_demo
         from aac.core.store import Corpus
 
         console = Console()

@@ -176,7 +176,7 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
         if not eval_table(gold, phrasing, corpus, names, cv, llm_base_url, llm_model, holdouts=holdouts):
             raise typer.Exit(2)  # nothing was evaluated (the reason is printed)
 
-    from aac.annotation.cli import register as register_annotation
+    from aac.cli.annotation import register as register_annotation
 
     register_annotation(app)
 

@@ -1,6 +1,6 @@
 """The `aac` command line: one Typer app; each area of the package registers its own commands.
 
-Area modules (``aac/<area>/cli.py``) expose ``register(app, eval_app)`` and import their heavy
+The top layer, beside ``aac.flows``: stage packages never import it. Area modules (``aac/cli/<area>.py``) expose ``register(app, eval_app)`` and import their heavy
 dependencies (Prefect, torch, PyGithub, ...) inside the command functions, so that ``aac --help`` and
 quick commands such as ``aac compact`` start fast.
 """
@@ -37,12 +37,12 @@ CorpusOpt = typer.Option(Path("data"), "--corpus", envvar="AAC_CORPUS", help="Co
 
 # Each area's command module; adding an area is one line.
 AREAS: tuple[str, ...] = (
-    "aac.collectors.emulator.cli",
-    "aac.classifiers.cli",
-    "aac.collectors.cli",
-    "aac.processing.cli",
-    "aac.operators.cli",
-    "aac.hub.cli",
+    "aac.cli.emulator",
+    "aac.cli.classifiers",
+    "aac.cli.collectors",
+    "aac.cli.processing",
+    "aac.cli.operators",
+    "aac.cli.hub",
 )
 
 
