@@ -3,9 +3,10 @@
 Used to show that a refactor leaves behaviour unchanged: run ``aac demo`` on a fixed seed before and after, and
 compare the two outputs line by line. Rows are hashed as canonical JSON (sorted keys), so part-file names and row
 order do not matter. Columns that hold wall-clock time differ between any two runs of the same code; name them
-with ``--ignore``, or pass ``--volatile`` to drop every timestamp-typed and ``*_at`` column plus the two columns
-derived from them (the emulator's ``etag`` hashes a body holding a time; ``_input_key`` hashes ``collected_at`` and
-the processing code digests, so it also changes whenever a processing module's text does).
+with ``--ignore``, or pass ``--volatile`` to drop every timestamp-typed and ``*_at`` column plus those derived from
+them or from the code's text: the emulator's ``etag`` hashes a body holding a time, and the processing reuse keys
+(``_input_key``, ``_items_key``) hash ``collected_at`` and the digests of the processing modules' source, so they
+change by design whenever a module's text does (a stored row is then re-run, giving the same values).
 
     python bench/table_hashes.py /tmp/demo-a --volatile
 """
@@ -28,12 +29,12 @@ def _default(value):
     return str(value)
 
 
-DERIVED_FROM_TIME = {"etag", "_input_key"}
+DERIVED = {"etag", "_input_key", "_items_key"}
 
 
 def _is_volatile(field: pa.Field) -> bool:
     return (pa.types.is_timestamp(field.type) or pa.types.is_date(field.type) or field.name.endswith("_at")
-            or field.name in DERIVED_FROM_TIME)
+            or field.name in DERIVED)
 
 
 def table_hash(folder: Path, ignore: set[str], volatile: bool) -> tuple[int, str]:
@@ -55,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("corpus", type=Path, help="corpus folder (the one holding corpus/ or the tables directly)")
     parser.add_argument("--ignore", action="append", default=[], help="column to leave out (repeatable)")
-    parser.add_argument("--volatile", action="store_true", help="leave out time columns and those derived from them")
+    parser.add_argument("--volatile", action="store_true", help="leave out time columns, the etag and the reuse keys")
     args = parser.parse_args(argv)
     root = args.corpus / "corpus" if (args.corpus / "corpus").is_dir() else args.corpus
     tables = sorted(p for p in root.iterdir() if p.is_dir() and any(p.glob("*.parquet")))

@@ -19,40 +19,38 @@ def publish(
     private: bool = typer.Option(False, "--private", help="Create the Hub repo as private."),
 ) -> None:
     """Write the Hub layout of the publishable rows, validate it offline with `datasets`, then upload it."""
-    from aac.core.config import Settings
-    from aac.hub.policy import OptOut
-    from aac.hub.publish import build_hub_folder
+    from aac.hub.upload import UploadError
     from aac.hub.validate import HubFolderInvalid
-    from aac.core.store import Corpus
+    from aac.jobs.publish import MissingHubToken, PublishOptions, PublishStages, build_stage
+    from aac.jobs.publish import publish as publish_job
 
-    optout_path = optout or OptOut.default_path(corpus)
+    options = PublishOptions(corpus=corpus, out=out, repo_id=repo_id, optout=optout,
+                             upload=bool(repo_id) and not dry_run, private=private)
+
+    def build_and_say(*args) -> dict:  # the folder's line comes before the upload, which may take long
+        figures = build_stage(*args)
+        rows = ", ".join(f"{k}={v}" for k, v in figures["rows"].items())
+        held = ", ".join(f"{k}={v}" for k, v in figures["held_back"].items()) or "none"
+        changed = figures["labels_of_changed_text"]
+        typer.echo(f"wrote {out} ({rows}); validated offline with datasets; held back: {held}"
+                   + (f"; {changed} labels held back (their item's text changed since it was labelled)" if changed else "")
+                   + (f"; opt-out list {figures['optout_path']} ({figures['optout_entries']} entries)"
+                      if figures["optout_path"] else ""))
+        if not options.upload:
+            typer.echo("dry run: nothing uploaded" if dry_run else "no --repo-id: nothing uploaded")
+        return figures
+
     try:
-        opt = OptOut.load(optout_path)
-        result = build_hub_folder(Corpus(corpus), out, repo_id=repo_id, optout=opt)
+        report = publish_job(options, PublishStages(build=build_and_say))
     except (HubFolderInvalid, ValueError, FileNotFoundError) as exc:
         console.print(f"[red]publish failed:[/red] {one_line(exc)}")
         raise typer.Exit(1)
-    rows = ", ".join(f"{k}={v}" for k, v in result.report.rows.items())
-    held = ", ".join(f"{k}={v}" for k, v in result.report.held_back.items()) or "none"
-    changed = result.report.labels_of_changed_text
-    typer.echo(f"wrote {out} ({rows}); validated offline with datasets; held back: {held}"
-               + (f"; {changed} labels held back (their item's text changed since it was labelled)" if changed else "")
-               + (f"; opt-out list {optout_path} ({len(opt)} entries)" if optout_path else ""))
-    if dry_run or not repo_id:
-        typer.echo("dry run: nothing uploaded" if dry_run else "no --repo-id: nothing uploaded")
-        return
-    from aac.hub.upload import UploadError, upload_hub_folder
-
-    settings = Settings.from_env()
-    if not settings.hf_token:
-        console.print("[red]HF_TOKEN is not set: export a token with write access to upload[/red]")
-        raise typer.Exit(1)
-    try:
-        up = upload_hub_folder(out, repo_id, settings.hf_token, endpoint=settings.hf_endpoint, private=private)
-    except UploadError as exc:
+    except (MissingHubToken, UploadError) as exc:
         console.print(f"[red]{' '.join(str(exc).split())}[/red]")
         raise typer.Exit(1)
-    typer.echo(f"uploaded {len(up.files)} files to {repo_id}" + (f": {up.commit_url}" if up.commit_url else ""))
+    if report.uploaded_files is not None:
+        typer.echo(f"uploaded {report.uploaded_files} files to {repo_id}"
+                   + (f": {report.commit}" if report.commit and report.commit != repo_id else ""))
 
 
 def pull(
@@ -105,59 +103,28 @@ def refresh(
                                            "one request per repository)."),
 ) -> None:
     """Refresh the corpus as a new version: crawl, merge (changelog, tombstones), process what changed."""
-    from aac.core.config import Settings
-    from aac.refresh import RefreshRunning, refresh_lock
-    from aac.core.store import Corpus
+    from aac.core.config import Settings, scrub
+    from aac.jobs.refresh import RefreshCrawlFailed, RefreshOptions
+    from aac.jobs.refresh import refresh as refresh_job
+    from aac.refresh import RefreshRunning
 
     settings = Settings.from_env()
-    target = Corpus(corpus)
+    options = RefreshOptions(corpus=corpus, api_url=api_url, incoming=incoming,
+                             platforms=tuple(platform) if platform else None, process=process,
+                             fetch_workers=fetch_workers, graphql_batch=graphql_batch)
     try:
-        target.check_writable()
-    except OSError as exc:
+        report = refresh_job(options, settings, say=typer.echo)
+    except RefreshCrawlFailed as exc:  # one scrubbed line, never a token
+        console.print(f"[red]crawl failed:[/red] {scrub(one_line(exc.cause), settings)} (its progress is kept in "
+                      f"{exc.folder}: the next `aac refresh` within a day resumes it)")
+        raise typer.Exit(1)
+    except (OSError, RefreshRunning) as exc:  # not writable, no crawl in --incoming, another refresh running
         console.print(f"[red]{exc}[/red]")
         raise typer.Exit(1)
-
-    try:
-        with refresh_lock(target.root):
-            _refresh(target, settings, incoming, api_url, platform, process, fetch_workers, graphql_batch)
-    except RefreshRunning as exc:
-        console.print(f"[red]{exc}[/red]")
-        raise typer.Exit(1)
+    _print_refresh(report, process)
 
 
-def _refresh(target, settings, incoming: Path | None, api_url: str | None, platform: list[str] | None,
-             process: bool, fetch_workers: int | None, graphql_batch: int | None) -> None:
-    """The refresh itself, under the corpus's refresh lock."""
-    from aac.core.config import DEFAULT_GITHUB_API, scrub
-    from aac.refresh.versioning import merge_incoming
-    from aac.core.store import Corpus
-
-    source = str(incoming) if incoming is not None else (api_url or DEFAULT_GITHUB_API)
-    if incoming is None:
-        from aac.collectors.collect import run_github_crawl
-
-        from aac.refresh import run_folder
-
-        incoming, resumed = run_folder(target.root)
-        if resumed:
-            typer.echo(f"resuming the unfinished refresh crawl in {incoming}")
-        try:
-            summary = run_github_crawl(Corpus(incoming), source, settings.github_tokens, platform or None,
-                                       previous=target, fetch_workers=fetch_workers or settings.fetch_workers,
-                                       graphql_batch=graphql_batch)
-        except Exception as exc:  # one scrubbed line, never a token
-            console.print(f"[red]crawl failed:[/red] {scrub(one_line(exc), settings)} (its progress is kept in "
-                          f"{incoming}: the next `aac refresh` within a day resumes it)")
-            raise typer.Exit(1)
-        typer.echo(f"crawled into {incoming}: {summary.line()}")
-    try:
-        report = merge_incoming(target, Corpus(incoming), process=None, source=source, platforms=platform or None)
-        from aac.refresh import mark_merged
-
-        mark_merged(incoming)
-    except FileNotFoundError as exc:
-        console.print(f"[red]{exc}[/red]")
-        raise typer.Exit(1)
+def _print_refresh(report, process: bool) -> None:
     if report.recorded:
         typer.echo(f"version {report.version}: added={report.added} changed={report.changed} "
                    f"removed={report.removed} unchanged={report.unchanged}")
@@ -167,20 +134,12 @@ def _refresh(target, settings, incoming: Path | None, api_url: str | None, platf
         typer.echo(f"  {name}: " + " ".join(f"{k}={v}" for k, v in counts.items()))
     if report.unjudged:
         typer.echo(f"  not judged for removal (the crawl did not sweep them whole): {', '.join(report.unjudged)}")
-    changed = bool(report.added or report.changed or report.removed)
-    if process:
-        from aac.processing.pipeline import awaiting_processing, processing_outdated, run
-
-        if not changed and not processing_outdated(target):
-            return
-        waiting = awaiting_processing(target)
-        if waiting and not changed:
-            typer.echo(f"{waiting} artifacts an earlier run merged still wait for processing: processing them now")
-        rep = run(target)
-        typer.echo(f"processed: {rep.processed} artifacts through pass 1 ({rep.reused} reused), "
-                   f"{rep.items_itemised} itemised, {rep.items_reused} reused, {rep.items_retyped} re-typed because "
-                   f"the classifier changed ({rep.item_rows_retyped} items); {rep.items} items")
-    elif changed:
+    if report.process is not None:
+        p = report.process
+        typer.echo(f"processed: {p['processed']} artifacts through pass 1 ({p['reused']} reused), "
+                   f"{p['items_itemised']} itemised, {p['items_reused']} reused, {p['items_retyped']} re-typed because "
+                   f"the classifier changed ({p['item_rows_retyped']} items); {p['items']} items")
+    elif report.any_change and not process:
         typer.echo("new and changed artifacts wait as status 'collected' for `aac process`")
 
 

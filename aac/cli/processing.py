@@ -71,15 +71,17 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
                                    classifier=classifier)
             typer.echo(f"process (prefect): {out['artifacts']} artifacts, {out['kept']} kept, {out['items']} items")
             return
-        from aac.flows.process import config
-        from aac.processing.pipeline import run
+        from aac.jobs.process import ProcessOptions
+        from aac.jobs.process import process as process_job
 
+        options = ProcessOptions(c.root, keep_private, near_threshold, allow, template_min_repos, workers, full,
+                                 classifier)
         try:
-            cfg = config(keep_private, near_threshold, allow, template_min_repos, workers, full, classifier)
-        except KeyError as exc:  # an unknown classifier name: say which exist
+            cfg = options.config()
+        except KeyError as exc:  # an unknown classifier name, before any work: say which exist
             Console(stderr=True).print(f"[red]{exc.args[0]}[/red]")
             raise typer.Exit(2)
-        report = run(c, cfg)
+        report = process_job(options, cfg)
         _print_process(report, console)
 
     @app.command()
@@ -124,8 +126,8 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
         from rich.console import Console
         from rich.table import Table
 
-        from aac.flows.process import config
         from aac.jobs.demo import EXAMPLE_QUERIES, run_demo
+        from aac.jobs.process import ProcessOptions
         from aac.core.store import Corpus
 
         console = Console()
@@ -133,7 +135,7 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
             Console(stderr=True).print(f"[red]--snapshot {snapshot}: no such file[/red]")
             raise typer.Exit(2)
         with console.status("demo") as status:
-            r = run_demo(Corpus(corpus), snapshot, files, seed, profile, config(workers=workers),
+            r = run_demo(Corpus(corpus), snapshot, files, seed, profile, ProcessOptions(workers=workers).config(),
                          on_phase=lambda phase: status.update(f"demo: {phase}"))
         console.print(f"[bold]AAC demo[/bold]: {r.snapshot_files:,} snapshot files -> {corpus}/  "
                       f"(snapshot {r.seconds['snapshot']:.1f}s, crawl {r.seconds['crawl']:.1f}s, "

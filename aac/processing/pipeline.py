@@ -42,7 +42,7 @@ from collections.abc import Callable, Iterable, Iterator
 import multiprocessing
 from collections import deque
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -138,6 +138,10 @@ class ProcessReport:
     items: int = 0
     drop_reasons: dict[str, int] = field(default_factory=dict)
     steps: list[StepStat] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        """Plain JSON-able dict (steps as dicts): what the ``process`` flow returns and the refresh report holds."""
+        return asdict(self)
 
 
 # ---- input from records (demo, tests, bench) --------------------------------------------------------------
