@@ -126,16 +126,15 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
         from rich.console import Console
         from rich.table import Table
 
-        from aac.jobs.demo import EXAMPLE_QUERIES, run_demo
-        from aac.jobs.process import ProcessOptions
-        from aac.core.store import Corpus
+        from aac.jobs.demo import EXAMPLE_QUERIES, DemoOptions
+        from aac.jobs.demo import demo as demo_job
 
         console = Console()
         if snapshot is not None and not snapshot.is_file():
             Console(stderr=True).print(f"[red]--snapshot {snapshot}: no such file[/red]")
             raise typer.Exit(2)
         with console.status("demo") as status:
-            r = run_demo(Corpus(corpus), snapshot, files, seed, profile, ProcessOptions(workers=workers).config(),
+            r = demo_job(DemoOptions(corpus, snapshot, files, seed, profile, workers),
                          on_phase=lambda phase: status.update(f"demo: {phase}"))
         console.print(f"[bold]AAC demo[/bold]: {r.snapshot_files:,} snapshot files -> {corpus}/  "
                       f"(snapshot {r.seconds['snapshot']:.1f}s, crawl {r.seconds['crawl']:.1f}s, "

@@ -1,4 +1,4 @@
-"""``aac demo``: the whole pipeline offline — synthetic (or given) snapshot -> emulator over HTTP -> crawl ->
+"""The ``demo`` job (``aac demo``): the whole pipeline offline — synthetic (or given) snapshot -> emulator over HTTP -> crawl ->
 process -> classify -> ``data/`` — plus the numbers for a short report.
 
 The emulator runs in a thread of this process on a virtual clock, so GitHub's rate-limit windows cost no real
@@ -7,14 +7,14 @@ time while the crawl still goes through PyGithub, HTTP, search partitioning and 
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from aac.processing.pipeline import ProcessConfig, ProcessReport, run
 from aac.core.store import Corpus
+from aac.jobs.process import ProcessOptions
+from aac.processing.pipeline import ProcessReport, run
 
 DEFAULT_FILES = 2000
 
@@ -28,6 +28,18 @@ EXAMPLE_QUERIES = (
 )
 
 
+@dataclass(frozen=True)
+class DemoOptions:
+    """What a demo may be told; the CLI options are these fields."""
+
+    corpus: str | Path = "data"
+    snapshot: Path | None = None  # a JSON Lines snapshot to serve (None: generate one)
+    files: int = DEFAULT_FILES  # size of the generated snapshot
+    seed: int = 0  # seed of the generator and the emulator
+    profile: str = "github"  # emulator profile: github (hostile) or ideal
+    workers: int = 1  # processes for the per-artifact processing steps
+
+
 @dataclass
 class DemoResult:
     snapshot_files: int
@@ -36,6 +48,10 @@ class DemoResult:
     seconds: dict[str, float] = field(default_factory=dict)
     platforms: list[dict] = field(default_factory=list)
     types: list[dict] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return {"snapshot_files": self.snapshot_files, "crawl": self.crawl_line, "seconds": self.seconds,
+                "process": self.process.to_dict(), "platforms": self.platforms, "types": self.types}
 
 
 def _records(snapshot: Path | None, files: int, seed: int) -> list[dict]:
@@ -48,35 +64,27 @@ def _records(snapshot: Path | None, files: int, seed: int) -> list[dict]:
     return list(generate_snapshot(files, seed))
 
 
-def run_demo(corpus: Corpus, snapshot: Path | None = None, files: int = DEFAULT_FILES, seed: int = 0,
-             profile: str = "github", cfg: ProcessConfig | None = None,
-             on_phase: Callable[[str], None] | None = None) -> DemoResult:
+def demo(options: DemoOptions, on_phase: Callable[[str], None] | None = None) -> DemoResult:
     """Generate/load, serve, crawl over HTTP, process + classify; returns the counts for the report."""
     from aac.collectors.collect import run_github_crawl
     from aac.collectors.emulator import EmulatorServer
 
+    corpus = Corpus(options.corpus)
     say = on_phase or (lambda _msg: None)
     t: dict[str, float] = {}
     t0 = time.perf_counter()
     say("snapshot")
-    records = _records(snapshot, files, seed)
+    records = _records(options.snapshot, options.files, options.seed)
     t["snapshot"] = time.perf_counter() - t0
     say("crawl")
     t0 = time.perf_counter()
-    with EmulatorServer(records, profile=profile, seed=seed) as server:
+    with EmulatorServer(records, profile=options.profile, seed=options.seed) as server:
         summary = run_github_crawl(corpus, server.url, ["demo-token"], clock=server.clock)
     t["crawl"] = time.perf_counter() - t0
     say("process + classify")
     t0 = time.perf_counter()
-    report = run(corpus, cfg or ProcessConfig())
+    report = run(corpus, ProcessOptions(corpus.root, workers=options.workers).config())
     t["process"] = time.perf_counter() - t0
     platforms = corpus.sql("select platform, status, count(*) as n from artifacts group by all order by all").to_pylist()
     types = corpus.sql("select type, count(*) as n from publishable_items group by type order by type").to_pylist()
     return DemoResult(len(records), summary.line(), report, t, platforms, types)
-
-
-def result_json(r: DemoResult) -> str:
-    return json.dumps({"snapshot_files": r.snapshot_files, "crawl": r.crawl_line, "seconds": r.seconds,
-                       "artifacts": r.process.artifacts, "kept": r.process.kept, "private": r.process.private,
-                       "dropped": r.process.dropped, "items": r.process.items, "drop_reasons": r.process.drop_reasons,
-                       "platforms": r.platforms, "types": r.types}, indent=2, default=str)
