@@ -29,9 +29,9 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
 
         from aac.collectors.clock import RealClock
 
-        from .profiles import get_profile
-        from .server import EmulatorServer
-        from .snapshot import SnapshotError
+        from aac.collectors.emulator.profiles import get_profile
+        from aac.collectors.emulator.server import EmulatorServer
+        from aac.collectors.emulator.snapshot import SnapshotError
 
         try:
             server = EmulatorServer(snapshot, get_profile(profile), seed=seed,
@@ -70,7 +70,7 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
         import os
         import time
 
-        from .generator import generate_snapshot
+        from aac.collectors.emulator.generator import generate_snapshot
 
         t0 = time.perf_counter()
         out.parent.mkdir(parents=True, exist_ok=True)
