@@ -7,7 +7,7 @@ import json
 import pytest
 
 from aac.jobs.process import ProcessOptions, process
-from aac.processing.pipeline import load_records
+from aac.processing.records import load_records
 from aac.core.store import Corpus
 
 
