@@ -1,4 +1,4 @@
-"""A toy filter written the way docs/extending.md says a new processing step is: this one module, plus one
+"""A toy filter written the way aac/processing/steps/__init__.py says a new processing step is: this one module, plus one
 registration line (``register_row_step``) where it joins the step list."""
 
 from __future__ import annotations
