@@ -13,6 +13,12 @@ from aac.jobs.process import ProcessOptions
 from aac.jobs.process import process as process_job
 
 
+def step_count_rows(report: dict) -> list[dict]:
+    """The ``process-step-counts`` artifact: per processing step, what it did this run."""
+    return [{"step": c["name"], "rows": c["rows"], "dropped": c["dropped"], "errors": c["errors"],
+             "seconds": round(c["seconds"], 2)} for c in report["step_counts"]]
+
+
 @task(retries=2, retry_delay_seconds=[5, 30])
 def process_corpus(corpus: str, keep_private: bool, near_threshold: float, allow: str | None,
                    template_min_repos: int, workers: int, full: bool = False, classifier: str = "default") -> dict:
@@ -28,10 +34,8 @@ def process(corpus: str = "data", keep_private: bool = False, near_threshold: fl
     create_table_artifact(key="process-steps", table=[
         {"step": s["name"], "rows": s["rows"], "seconds": round(s["seconds"], 2), "peak_rss_mb": round(s["peak_rss_mb"])}
         for s in out["steps"]], description=f"AAC process of {corpus}: rows, time and peak memory per stage")
-    create_table_artifact(key="process-step-counts", table=[
-        {"step": c["name"], "rows": c["rows"], "dropped": c["dropped"], "errors": c["errors"],
-         "seconds": round(c["seconds"], 2)} for c in out["step_counts"]],
-        description=f"AAC process of {corpus}: per processing step, rows run this run, dropped, failed, seconds")
+    create_table_artifact(key="process-step-counts", table=step_count_rows(out),
+                          description=f"AAC process of {corpus}: per processing step, rows run, dropped, failed, seconds")
     print(f"process: {out['artifacts']} artifacts, {out['kept']} kept, {out['private']} private, "
           f"{out['dropped']} dropped, {out['items']} items ({out['items_retyped']} artifacts' items re-typed: "
           f"classifier changed)")
