@@ -39,7 +39,13 @@ class Dedupe(CorpusStep):
     def observe(self, table: pa.Table) -> None:
         live = table.filter(pc.is_valid(table.column("content_sha256")))
         self._metas.append(live.select(_META))
-        for sha, sig in zip(live.column("content_sha256").to_pylist(), live.column("_signature").to_pylist()):
+        shas, sigs = live.column("content_sha256").to_pylist(), live.column("_signature")
+        lengths = pc.min_max(pc.list_value_length(sigs)).as_py() if live.num_rows else None
+        if sigs.null_count == 0 and lengths and lengths["min"] == lengths["max"]:  # one array, not a list per row
+            sigs = pc.list_flatten(sigs).to_numpy(zero_copy_only=False).reshape(len(shas), -1)
+        else:
+            sigs = sigs.to_pylist()
+        for sha, sig in zip(shas, sigs):
             if sha not in self._sigs:  # the first met wins: staged batches come in a fixed order
                 self._sigs[sha] = np.asarray(sig, dtype=np.uint32)
 
