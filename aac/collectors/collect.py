@@ -606,6 +606,21 @@ def run_github_crawl(corpus: Corpus, api_url: str, tokens, platforms: Iterable[s
     is asked ``graphql_batch`` repos per GraphQL request, across partitions (default 100; 0 = one REST request
     per repo, each partition written as soon as it completes).
     ``on_progress(totals, client_stats)`` is called after every partition."""
+    from contextlib import ExitStack
+
+    from aac.corpus_lock import corpus_lock
+
+    with ExitStack() as locks:  # the corpus it writes, and the previous corpus whose validators it updates
+        locks.enter_context(corpus_lock(corpus.root, "aac crawl"))
+        if previous is not None:
+            locks.enter_context(corpus_lock(previous.root, "aac crawl (refresh)"))
+        return _run_github_crawl(corpus, api_url, tokens, platforms, clock, on_progress, on_query, on_wait, previous,
+                                 conditional, reuse_content, fetch_workers, graphql_batch)
+
+
+def _run_github_crawl(corpus: Corpus, api_url: str, tokens, platforms, clock, on_progress, on_query, on_wait,
+                      previous: Corpus | None, conditional: bool, reuse_content: bool, fetch_workers: int,
+                      graphql_batch: int | None) -> CrawlSummary:
     import threading
 
     from aac.collectors.github import GRAPHQL_BATCH, GitHubClient, GitHubError

@@ -80,12 +80,12 @@ def refresh_corpus(corpus: str = "data", api_url: str | None = None, incoming: s
     repositories per GraphQL metadata request (default 100; 0 = REST only). ``api_url`` and ``repo_id`` default to
     the worker's ``AAC_GITHUB_API_URL`` (else api.github.com) and ``AAC_HF_REPO_ID``, as for the CLI."""
     api_url, repo_id = worker_defaults(api_url, repo_id)
-    from aac.refresh import refresh_lock
+    from aac.corpus_lock import corpus_lock
     from aac.store import Corpus
 
     Corpus(corpus).check_writable()  # a clear error now, not at the first write after the crawl
 
-    with refresh_lock(corpus):  # a second refresh of the corpus (a manual one beside the schedule) is refused
+    with corpus_lock(corpus, "refresh-corpus flow"):  # a second refresh (a manual one beside the schedule) is refused
         crawled_now = incoming is None
         if crawled_now:
             from aac.flows.crawl import crawl

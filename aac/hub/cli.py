@@ -106,7 +106,7 @@ def refresh(
 ) -> None:
     """Refresh the corpus as a new version: crawl, merge (changelog, tombstones), process what changed."""
     from aac.config import Settings
-    from aac.refresh import RefreshRunning, refresh_lock
+    from aac.corpus_lock import corpus_lock
     from aac.store import Corpus
 
     settings = Settings.from_env()
@@ -117,12 +117,11 @@ def refresh(
         console.print(f"[red]{exc}[/red]")
         raise typer.Exit(1)
 
-    try:
-        with refresh_lock(target.root):
-            _refresh(target, settings, incoming, api_url, platform, process, fetch_workers, graphql_batch)
-    except RefreshRunning as exc:
-        console.print(f"[red]{exc}[/red]")
-        raise typer.Exit(1)
+    # held for the whole refresh: a second one (a manual run beside the schedule) would crawl into the same run
+    # folder and merge into the same version number; any other writer of the corpus waits for it too. A corpus
+    # in use ends as one `error:` line (aac.cli.main).
+    with corpus_lock(target.root, "aac refresh"):
+        _refresh(target, settings, incoming, api_url, platform, process, fetch_workers, graphql_batch)
 
 
 def _refresh(target, settings, incoming: Path | None, api_url: str | None, platform: list[str] | None,
