@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
+from rich.markup import escape
 
 from aac.cli import CorpusOpt, console, one_line
 
@@ -17,20 +18,31 @@ def publish(
     optout: Path = typer.Option(None, "--optout", help="Opt-out list (owner/name or owner/* per line). "
                                 "Default: <corpus>/optout.txt, then ./optout.txt, if present."),
     private: bool = typer.Option(False, "--private", help="Create the Hub repo as private."),
+    force: bool = typer.Option(False, "--force", help="Write into a non-empty --out folder that no earlier publish "
+                               "wrote (its README.md and data/ are replaced)."),
 ) -> None:
-    """Write the Hub layout of the publishable rows, validate it offline with `datasets`, then upload it."""
+    """Write the Hub layout of the publishable rows, validate it offline with `datasets`, then upload it.
+
+    --out must be new, empty or a folder an earlier publish wrote. Only the published configs are written:
+    the corpus's raw_artifacts table (crawled files, unredacted) never is."""
     from aac.config import Settings
     from aac.hub.policy import OptOut
-    from aac.hub.publish import build_hub_folder
+    from aac.hub.publish import NotAPublishFolder, build_hub_folder
     from aac.hub.validate import HubFolderInvalid
     from aac.store import Corpus
 
+    if not corpus.is_dir():  # a mistyped --corpus must not publish "nothing" from a new empty folder
+        console.print(f"[red]error:[/red] no corpus folder at {escape(str(corpus))}", highlight=False)
+        raise typer.Exit(2)
     optout_path = optout or OptOut.default_path(corpus)
     try:
         opt = OptOut.load(optout_path)
-        result = build_hub_folder(Corpus(corpus), out, repo_id=repo_id, optout=opt)
+        result = build_hub_folder(Corpus(corpus), out, repo_id=repo_id, optout=opt, force=force)
+    except NotAPublishFolder as exc:
+        console.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
+        raise typer.Exit(2)
     except (HubFolderInvalid, ValueError, FileNotFoundError) as exc:
-        console.print(f"[red]publish failed:[/red] {one_line(exc)}")
+        console.print(f"[red]publish failed:[/red] {escape(one_line(exc))}", highlight=False)
         raise typer.Exit(1)
     rows = ", ".join(f"{k}={v}" for k, v in result.report.rows.items())
     held = ", ".join(f"{k}={v}" for k, v in result.report.held_back.items()) or "none"
@@ -38,6 +50,10 @@ def publish(
     typer.echo(f"wrote {out} ({rows}); validated offline with datasets; held back: {held}"
                + (f"; {changed} labels held back (their item's text changed since it was labelled)" if changed else "")
                + (f"; opt-out list {optout_path} ({len(opt)} entries)" if optout_path else ""))
+    if result.raw_kept:
+        typer.echo(f"note: {corpus}/corpus/raw_artifacts holds the crawled files as they were, unredacted (secrets "
+                   f"included); it is never published (not in {out}), but do not share the corpus folder as it is "
+                   "(see docs/publishing.md)")
     if dry_run or not repo_id:
         typer.echo("dry run: nothing uploaded" if dry_run else "no --repo-id: nothing uploaded")
         return
@@ -56,7 +72,8 @@ def publish(
 
 
 def pull(
-    repo_id: str = typer.Option(None, "--repo-id", envvar="AAC_HF_REPO_ID", help="Dataset repo ORG/NAME."),
+    repo_id: str = typer.Option(None, "--repo-id", envvar="AAC_HF_REPO_ID",
+                                help="Dataset repo ORG/NAME to download (required unless --from-folder)."),
     corpus: Path = CorpusOpt,
     revision: str = typer.Option(None, "--revision", help="Branch, tag or commit (default: main)."),
     from_folder: Path = typer.Option(None, "--from-folder", help="Install an already downloaded release folder instead."),
@@ -69,19 +86,22 @@ def pull(
     from aac.store import Corpus
 
     settings = Settings.from_env()
+    if from_folder is None and not repo_id:  # no silent default repository
+        console.print("[red]error:[/red] give --repo-id ORG/NAME (or set AAC_HF_REPO_ID), or --from-folder DIR  "
+                      "(see `aac pull --help`)", highlight=False)
+        raise typer.Exit(2)
     target = Corpus(corpus)
     try:
         if from_folder is not None:
             result = install_snapshot(from_folder, target, force=force)
         else:
-            rid = repo_id or settings.hf_repo_id
-            result = do_pull(rid, target, revision=revision, token=settings.hf_token, endpoint=settings.hf_endpoint,
-                             force=force)
-    except Exception as exc:  # one clear line (no token) instead of a traceback
+            result = do_pull(repo_id, target, revision=revision, token=settings.hf_token,
+                             endpoint=settings.hf_endpoint, force=force)
+    except Exception as exc:  # one clear line (no token) instead of a traceback, as every command's errors
         from aac.config import scrub
 
-        console.print(f"[red]pull failed:[/red] {scrub(one_line(exc), settings)}")
-        raise typer.Exit(1)
+        console.print(f"[red]error:[/red] {escape(scrub(one_line(exc), settings))}", highlight=False)
+        raise typer.Exit(2)
     rows = ", ".join(f"{k}={v}" for k, v in result.rows.items())
     typer.echo(f"installed {result.snapshot} into {corpus} ({rows}); catalog "
                f"{result.catalog or 'not written (see the warning)'}")
