@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from aac.collectors import platforms as platform_registry
@@ -558,7 +559,7 @@ def _tiles(done: list[tuple[SizeRange, int]], hi: int = MAX_INDEXED) -> bool:
 class CrawlSummary:
     platforms: dict[str, int]
     files: int
-    new_files: int
+    new_files: int  # files the corpus did not hold (a refresh: not live in the previous corpus)
     partitions: int
     splits: int
     checks: int
@@ -589,6 +590,16 @@ class CrawlSummary:
                    if self.incomplete_ranges else "")
                 + (f"; {self.private_skipped} results in private repositories left out" if self.private_skipped
                    else ""))
+
+
+def _new_since(previous: Corpus, found) -> int:
+    """Files of a refresh crawl that ``previous`` does not hold live: new to the corpus, not merely to the fresh
+    folder the crawl wrote (where every file is new)."""
+    if not previous.exists("artifacts"):
+        return len(found)
+    t = previous.read("artifacts", columns=["artifact_id", "removed_at"])
+    live = set(pc.filter(t.column("artifact_id"), pc.is_null(t.column("removed_at"))).to_pylist())
+    return sum(1 for aid in found if aid not in live)
 
 
 def run_github_crawl(corpus: Corpus, api_url: str, tokens, platforms: Iterable[str] | None = None,
@@ -654,7 +665,8 @@ def _run_github_crawl(corpus: Corpus, api_url: str, tokens, platforms, clock, on
         t = sink.totals
         counts = {r["platform"]: r["n"] for r in corpus.sql(
             "select platform, count(*) as n from artifacts where status = 'collected' group by platform").to_pylist()}
-        return CrawlSummary(dict(sorted(counts.items())), len(sink.owner), t.new_files, t.partitions,
+        new_files = t.new_files if previous is None else _new_since(previous, sink.owner)
+        return CrawlSummary(dict(sorted(counts.items())), len(sink.owner), new_files, t.partitions,
                             t.splits, t.checks, st.search_requests, st.core_requests, st.raw_requests,
                             st.rate_limit_waits, st.waited_seconds, st.secondary_limits, st.server_errors,
                             st.not_modified, st.search_not_modified, t.reused, st.graphql_requests,
