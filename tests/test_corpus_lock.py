@@ -15,6 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from aac.cli import app
+from aac.hub.publish import build_hub_folder
 from aac.store import Corpus
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -69,6 +70,8 @@ def test_every_writing_command_refuses_a_corpus_another_process_writes_naming_it
     checkout.mkdir(parents=True)
     (checkout / "CLAUDE.md").write_text("- run the tests\n")
     incoming = fx.build(Corpus(tmp_path / "incoming"))
+    release = tmp_path / "release"
+    build_hub_folder(incoming, release, validate=False)
     before = {t: sorted(p.name for p in corpus.part_files(t)) for t in corpus.tables()}
     proc = holder(corpus.root)
     runner = CliRunner()
@@ -78,12 +81,18 @@ def test_every_writing_command_refuses_a_corpus_another_process_writes_naming_it
         "refresh": ["refresh", "--corpus", str(corpus.root), "--incoming", str(incoming.root), "--no-process"],
         "classify --corpus": ["classify", "--corpus", str(corpus.root), "--classifier", "regex"],
         "publish": ["publish", "--corpus", str(corpus.root), "--out", str(tmp_path / "hub"), "--dry-run"],
+        "pull": ["pull", "--from-folder", str(release), "--corpus", str(corpus.root), "--force"],
     }
     for name, args in commands.items():
         res = runner.invoke(app, args)
         text = _one_line(res.output + (str(res.exception) if res.exception else ""))
         assert res.exit_code != 0, (name, text)
         assert f"in use by pid {proc.pid}" in text and "aac process" in text, (name, text)
+    from aac.annotation.store import save
+    from aac.corpus_lock import CorpusLocked
+
+    with pytest.raises(CorpusLocked, match=f"pid {proc.pid}"):  # labels too (`aac annotate import-*`, adjudicate)
+        save(corpus, [{"item_id": "x", "annotator": "A", "label": "C", "round": 1}])
     assert {t: sorted(p.name for p in corpus.part_files(t)) for t in corpus.tables()} == before  # nothing written
     assert not (tmp_path / "hub").exists()
 

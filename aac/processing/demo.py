@@ -51,7 +51,16 @@ def _records(snapshot: Path | None, files: int, seed: int) -> list[dict]:
 def run_demo(corpus: Corpus, snapshot: Path | None = None, files: int = DEFAULT_FILES, seed: int = 0,
              profile: str = "github", cfg: ProcessConfig | None = None,
              on_phase: Callable[[str], None] | None = None) -> DemoResult:
-    """Generate/load, serve, crawl over HTTP, process + classify; returns the counts for the report."""
+    """Generate/load, serve, crawl over HTTP, process + classify; returns the counts for the report (under the
+    corpus lock throughout, see aac.corpus_lock)."""
+    from aac.corpus_lock import corpus_lock
+
+    with corpus_lock(corpus.root, "aac demo"):
+        return _run_demo(corpus, snapshot, files, seed, profile, cfg, on_phase)
+
+
+def _run_demo(corpus: Corpus, snapshot: Path | None, files: int, seed: int, profile: str, cfg: ProcessConfig | None,
+              on_phase: Callable[[str], None] | None) -> DemoResult:
     from aac.collectors.collect import run_github_crawl
     from aac.collectors.emulator import EmulatorServer
 
