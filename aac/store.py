@@ -290,6 +290,8 @@ class Corpus:
             name = entry.name
             if ".old-" in name:
                 table = name.split(".old-", 1)[0]
+                if not table.replace("_", "").isalnum():  # not a name a swap makes: not ours to touch
+                    continue
                 self._recover(table)
                 if not entry.exists() or not self.table_dir(table).exists():
                     continue
