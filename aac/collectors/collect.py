@@ -33,14 +33,14 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from aac.collectors import platforms as platform_registry
+from aac.core import platforms as platform_registry
 from aac.collectors.crawl import CrawlEngine, Hit, LeafRecord, SearchFn
 from aac.collectors.partition import MAX_INDEXED, LossModel, SizePrior, SizeRange
 from aac.collectors.reuse import PreviousContent
-from aac.config import DEFAULT_FETCH_WORKERS
-from aac.ids import artifact_id, stable_id
-from aac.schema import ARTIFACTS, CRAWL_QUERIES, REPOS
-from aac.store import Corpus
+from aac.core.config import DEFAULT_FETCH_WORKERS
+from aac.core.ids import artifact_id, stable_id
+from aac.core.schema import ARTIFACTS, CRAWL_QUERIES, REPOS
+from aac.core.store import Corpus
 
 log = logging.getLogger(__name__)
 
@@ -619,7 +619,7 @@ def run_github_crawl(corpus: Corpus, api_url: str, tokens, platforms: Iterable[s
     ``on_progress(totals, client_stats)`` is called after every partition."""
     from contextlib import ExitStack
 
-    from aac.corpus_lock import corpus_lock
+    from aac.core.corpus_lock import corpus_lock
 
     with ExitStack() as locks:  # the corpus it writes, and the previous corpus whose validators it updates
         locks.enter_context(corpus_lock(corpus.root, "aac crawl"))

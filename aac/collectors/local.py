@@ -27,12 +27,12 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from aac.collectors import platforms as registry
+from aac.core import platforms as registry
 from aac.collectors.collect import artifact_row, repo_row
 from aac.collectors.crawl import Hit
-from aac.ids import stable_id
-from aac.schema import ARTIFACTS, REPOS
-from aac.store import Corpus
+from aac.core.ids import stable_id
+from aac.core.schema import ARTIFACTS, REPOS
+from aac.core.store import Corpus
 
 log = logging.getLogger(__name__)
 
@@ -148,8 +148,8 @@ def _license_file(root: Path) -> Path | None:
 
 def collect_local(corpus: Corpus, folder: Path, platforms: Iterable[str] | None = None) -> int:
     """Write one artifacts part (and one repos row) per checkout; returns the number of agent files (symbolic
-    links included, as dropped rows). Holds the corpus lock (:mod:`aac.corpus_lock`)."""
-    from aac.corpus_lock import corpus_lock
+    links included, as dropped rows). Holds the corpus lock (:mod:`aac.core.corpus_lock`)."""
+    from aac.core.corpus_lock import corpus_lock
 
     with corpus_lock(corpus.root, "aac crawl --local"):
         return _collect_local(corpus, folder, platforms)

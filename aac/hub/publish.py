@@ -17,7 +17,7 @@ from aac.hub.card import render_card
 from aac.hub.layout import CONFIGS, LayoutReport, summarize, write_layout
 from aac.hub.policy import OptOut
 from aac.hub.validate import HubFolderInvalid, validate_folder
-from aac.store import Corpus
+from aac.core.store import Corpus
 
 PUBLISH_MARKER = ".aac-publish.json"  # written into every folder `aac publish` built
 CARD_TITLE = "# AgentArtifactCorpus (AAC)"  # the card's first heading: how a folder of an earlier release is known
@@ -84,7 +84,7 @@ def build_hub_folder(corpus: Corpus, out: Path, repo_id: str | None = None, opto
                      validate: bool = True, force: bool = False) -> PublishResult:
     """Write ``out/README.md`` and ``out/data/**`` from the publishable rows, then load it back with ``datasets``.
     Holds the corpus lock while it reads (no `aac process` rewrites the tables meanwhile)."""
-    from aac.corpus_lock import corpus_lock
+    from aac.core.corpus_lock import corpus_lock
 
     out = Path(out)
     check_out_folder(out, force)

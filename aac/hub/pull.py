@@ -12,9 +12,9 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from aac.config import Secret
+from aac.core.config import Secret
 from aac.hub.layout import CONFIGS
-from aac.store import Corpus
+from aac.core.store import Corpus
 
 
 @dataclass(frozen=True)
@@ -84,7 +84,7 @@ def install_snapshot(snapshot: Path, corpus: Corpus, force: bool = False) -> Pul
     snapshot = Path(snapshot)
     if not any((snapshot / "data" / "artifacts").glob("*.parquet")):
         raise FileNotFoundError(f"{snapshot} is not an AAC release: no data/artifacts/*.parquet")
-    from aac.corpus_lock import corpus_lock
+    from aac.core.corpus_lock import corpus_lock
 
     with corpus_lock(corpus.root, "aac pull"):  # no other command writes the corpus while its tables are swapped
         return _install(snapshot, corpus, force)
@@ -121,7 +121,7 @@ def pull(repo_id: str, corpus: Corpus, revision: str | None = None, token: Secre
     release never leak into the tables (a plain ``local_dir`` would keep them)."""
     from huggingface_hub import snapshot_download
 
-    from aac.corpus_lock import corpus_lock
+    from aac.core.corpus_lock import corpus_lock
 
     with corpus_lock(corpus.root, "aac pull"):  # from the check to the install: nobody writes what was checked
         if not force:  # before downloading gigabytes

@@ -14,7 +14,7 @@ from aac.hub.publish import build_hub_folder
 from aac.hub.pull import install_snapshot
 from aac.processing.pipeline import load_records, run
 from aac.refresh.versioning import merge_incoming
-from aac.store import Corpus
+from aac.core.store import Corpus
 
 
 def crawled(corpus: Corpus, records: list[dict]) -> Corpus:
