@@ -40,7 +40,8 @@ class DropReason(StrEnum):
 LICENSE_PREFIX = "license:"
 
 # Rows the crawler itself wrote as dropped (the reason comes from the collector): processing passes them through.
-CRAWL_DROP_REASONS: tuple[DropReason, ...] = (DropReason.CONTENT_UNAVAILABLE, DropReason.NOT_AN_AGENT_FILE)
+CRAWL_DROP_REASONS: tuple[DropReason, ...] = (DropReason.CONTENT_UNAVAILABLE, DropReason.NOT_AN_AGENT_FILE,
+                                              DropReason.SYMLINK)  # crawl --local: a symlinked agent file
 
 
 def license_reason(spdx: str | None) -> str:

@@ -3,7 +3,8 @@
 What it owns, so that no step has to:
 
 - the stage row: ``artifacts`` columns plus the stage's own (:data:`STAGE_SCHEMA`), from a raw row and its repo;
-- rows judged upstream (``removed``, dropped by the crawler) pass through untouched by the steps;
+- rows judged upstream (``removed``, dropped by the crawler, a pulled baseline's private row without content)
+  pass through untouched by the steps;
 - a :class:`~aac.processing.steps.base.Drop` ends the row: status ``dropped`` with the reason, content gone;
 - a step that raises drops that one row as ``processing_error`` (logged with repo, path and the exception's
   type, never its content): one file must not stop a run;
@@ -105,7 +106,9 @@ class RowExecutor:
         """One raw artifact -> its stage row (without dedupe decisions). Never raises."""
         repo = repo or {}
         out = base_row(row, repo)
-        if row.get("status") in UPSTREAM_STATUSES:
+        if row.get("status") in UPSTREAM_STATUSES or (row.get("status") == "private" and row.get("content") is None):
+            # gone upstream, dropped by the crawler with its reason, or a processed row staged as a baseline whose
+            # content is gone (aac.processing.staging.stage_raw): nothing to judge again
             out.update(status=row["status"], drop_reason=row.get("drop_reason"), content=None)
             return out
         for step, count in zip(steps, counts):

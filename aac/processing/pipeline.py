@@ -162,7 +162,15 @@ def _final_batches(stage_dir: Path, corpus_steps: list[CorpusStep], counts: list
 
 def run(corpus: Corpus, cfg: ProcessConfig = ProcessConfig(),
         on_step: Callable[[StepStat], None] | None = None) -> ProcessReport:
-    """The whole processing pass; atomic per table and idempotent (a re-run yields identical tables)."""
+    """The whole processing pass; atomic per table and idempotent (a re-run yields identical tables). Holds the
+    corpus lock (:mod:`aac.core.corpus_lock`): a second run on the same corpus waits, then refuses."""
+    from aac.core.corpus_lock import corpus_lock
+
+    with corpus_lock(corpus.root, "aac process"):
+        return _run(corpus, cfg, on_step)
+
+
+def _run(corpus: Corpus, cfg: ProcessConfig, on_step: Callable[[StepStat], None] | None) -> ProcessReport:
     report = ProcessReport()
 
     def stage(name: str, fn: Callable[[], T], rows: Callable[[T], int] = int) -> T:

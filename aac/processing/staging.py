@@ -9,6 +9,7 @@ is reused instead of run through the steps again.
 
 from __future__ import annotations
 
+import logging
 import os
 import uuid
 from collections.abc import Iterator
@@ -22,6 +23,8 @@ from aac.core.drop_reasons import CRAWL_DROP_REASONS
 from aac.core.store import Corpus
 from aac.processing.executor import STAGE_SCHEMA, RowExecutor
 
+log = logging.getLogger(__name__)
+
 INPUT_STATUSES = ("collected", "removed")
 _TS = pa.timestamp("us", tz="UTC")
 
@@ -34,16 +37,44 @@ def _crawler_rows(b: pa.RecordBatch) -> pa.Array:
     return pc.fill_null(pc.or_(fresh, crawl_dropped), False)
 
 
+def _as_baseline(b: pa.RecordBatch) -> pa.RecordBatch:
+    """Processed rows taken as raw input: a kept or private file with its content is ``collected`` again (pass 1
+    judges its content anew); a dropped, removed or content-less private row keeps its status and reason
+    (the executor passes such rows through)."""
+    status = b.column("status")
+    again = pc.fill_null(pc.and_(pc.is_in(status, pa.array(["kept", "private"])), pc.is_valid(b.column("content"))),
+                         False)
+    return b.set_column(b.schema.get_field_index("status"), "status",
+                        pc.if_else(again, pa.scalar("collected"), status))
+
+
 def stage_raw(corpus: Corpus, batch_size: int = 8192) -> int:
-    """Merge the crawler's new rows in ``artifacts`` into ``raw_artifacts`` (new rows win). Returns rows staged."""
+    """Merge the crawler's new rows in ``artifacts`` into ``raw_artifacts`` (new rows win). Returns rows staged.
+
+    Rows of ``artifacts`` that no processing run made from ``raw_artifacts`` - a corpus installed by ``aac pull``
+    (a release carries no raw rows), or one whose ``raw_artifacts`` was deleted before it was shared - are
+    staged too, as the baseline (:func:`_as_baseline`): otherwise the run would rebuild ``artifacts`` from the
+    raw rows alone and lose every one of them, and a refresh of a pulled release would keep only what it
+    crawled anew."""
     if not corpus.exists("artifacts"):
         return 0
+    raw_ids = set()
+    for b in corpus.iter_batches("raw_artifacts", columns=["artifact_id"], batch_size=batch_size):
+        raw_ids.update(b.column("artifact_id").to_pylist())
     new_ids: set[str] = set()
+    baseline: set[str] = set()
     for b in corpus.iter_batches("artifacts", columns=["artifact_id", "status", "drop_reason"], batch_size=batch_size):
-        new_ids.update(pc.filter(b.column("artifact_id"), _crawler_rows(b)).to_pylist())
-    if not new_ids:
+        crawler = _crawler_rows(b)
+        new_ids.update(pc.filter(b.column("artifact_id"), crawler).to_pylist())
+        baseline.update(a for a in pc.filter(b.column("artifact_id"), pc.invert(crawler)).to_pylist()
+                        if a not in raw_ids)
+    baseline -= new_ids
+    if not new_ids and not baseline:
         return 0
-    id_set = pa.array(sorted(new_ids))
+    if baseline:
+        log.info("%d processed artifacts have no raw row (a pulled release?): staged as the baseline", len(baseline))
+    id_set = pa.array(sorted(new_ids | baseline))
+    adopt = pa.array(sorted(baseline))
 
     def merged() -> Iterator[pa.RecordBatch]:
         for b in corpus.iter_batches("raw_artifacts", batch_size=batch_size):
@@ -51,9 +82,11 @@ def stage_raw(corpus: Corpus, batch_size: int = 8192) -> int:
             yield b.filter(keep)
         for b in corpus.iter_batches("artifacts", batch_size=batch_size):
             yield b.filter(_crawler_rows(b))
+            if baseline:
+                yield _as_baseline(b.filter(pc.is_in(b.column("artifact_id"), adopt)))
 
     corpus.replace("raw_artifacts", merged())
-    return len(new_ids)
+    return len(new_ids) + len(baseline)
 
 
 def repos_lookup(corpus: Corpus) -> dict[str, dict]:

@@ -126,6 +126,6 @@ class Itemise(Step):
             if sort["retype"]:
                 yield from retyped()
 
-        outcome.items = corpus.replace("items", fresh_then_stored())
+        outcome.items = corpus.replace("items", fresh_then_stored(), allow_empty=True)  # no kept artifacts: no items
         outcome.reused, outcome.retyped, outcome.itemised = len(sort["reuse"]), len(sort["retype"]), len(sort["made"])
         return outcome
