@@ -43,6 +43,7 @@ AREAS: tuple[str, ...] = (
     "aac.processing.cli",
     "aac.operators.cli",
     "aac.hub.cli",
+    "aac.hooks.cli",
 )
 
 
