@@ -85,7 +85,18 @@ def render(rules: list[Rule], touched: list[str], max_chars: int = DEFAULT_MAX_C
         chosen.pop()
         left = _rest(ordered, chosen)
         text = _text(chosen, left, touched, header, max_chars, notes)
+    if len(text) > max_chars:  # a budget too small for any rule: say so alone, or say nothing
+        text = _footer(left, touched, max_chars)
+        if len(text) > max_chars:
+            text = _short_footer(left, max_chars)
+        if len(text) > max_chars:
+            text = ""
     return Block(text, chosen, left, idle, dup)
+
+
+def _short_footer(left: list[Rule], max_chars: int) -> str:
+    n = len(left)
+    return f"[{n} project rule{'s' if n != 1 else ''} left out: {max_chars:,} characters hold none; raise --max-chars]"
 
 
 def _rest(ordered: list[Rule], chosen: list[Rule]) -> list[Rule]:
