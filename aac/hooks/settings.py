@@ -137,13 +137,16 @@ def _merge_nested(groups: list, entry: Entry, command: str, agent: Agent) -> Non
     groups.append({"matcher": entry.matcher, "hooks": [hook]} if entry.matcher is not None else {"hooks": [hook]})
 
 
-def without_ours(agent: Agent, data: dict, path: Path) -> dict:
-    """A copy of ``data`` without any hook of ours; a group, event or table we emptied goes too, nothing else."""
+def without_ours(agent: Agent, data: dict, path: Path, events: set[str] | None = None) -> dict:
+    """A copy of ``data`` without any hook of ours (under ``events``, default all); a group, event or table we
+    emptied goes too, nothing else."""
     out = copy.deepcopy(data)
     hooks = out.get("hooks")
     if not isinstance(hooks, dict):
         return out
     for event in list(hooks):
+        if events is not None and event not in events:
+            continue
         groups = hooks[event]
         if not isinstance(groups, list):
             continue
@@ -190,11 +193,8 @@ def plan_install(agent: Agent, path: Path, prompts: bool = False, python: str | 
 
 
 def _drop_opt_in(agent: Agent, data: dict, path: Path) -> dict:
-    opt_in = [e for e in agent.entries if e.opt_in]
-    if not opt_in:
-        return data
-    narrowed = Agent(agent.name, agent.title, agent.layout, agent.files, tuple(opt_in), agent.timeout)
-    return without_ours(narrowed, data, path)
+    opt_in = {e.event for e in agent.entries if e.opt_in}
+    return without_ours(agent, data, path, opt_in) if opt_in else data
 
 
 def plan_uninstall(agent: Agent, path: Path) -> Change:
