@@ -42,7 +42,8 @@ class Rule:
 
 
 def instruction_files(root: Path) -> list[str]:
-    """Project-relative paths of every instruction file under ``root``, root files first, then by path."""
+    """Project-relative paths of every instruction file under ``root``: the root's own files first (top-level ones
+    before those in agent folders), then nested folders'."""
     from aac.collectors.platforms import BY_NAME, platform_of
 
     found: list[str] = []
@@ -57,7 +58,7 @@ def instruction_files(root: Path) -> list[str]:
             if platform is None or BY_NAME[platform].function in NOT_RULES:
                 continue
             found.append(rel)
-    found.sort(key=lambda p: (base_of(p) != "", base_of(p), p))
+    found.sort(key=lambda p: (base_of(p) != "", base_of(p), p.count("/"), p))
     return found[:MAX_FILES]
 
 

@@ -64,13 +64,14 @@ def _collect(node, out: list[str], depth: int) -> None:
         for k, v in node.items():
             if k in FILE_KEYS and isinstance(v, str):
                 out.append(v)
-            elif isinstance(v, str) and "*** " in v:
-                out.extend(m.strip() for m in _PATCH_FILE.findall(v))
-            elif k in ("arguments", "input") and isinstance(v, str) and v.lstrip().startswith("{"):
-                try:
-                    _collect(json.loads(v), out, depth + 1)  # Codex keeps a tool call's arguments as a JSON string
+            elif isinstance(v, str) and v.lstrip().startswith("{") and k in ("arguments", "input"):
+                try:  # Codex keeps a tool call's arguments as a JSON string
+                    _collect(json.loads(v), out, depth + 1)
                 except ValueError:
                     pass
+            elif isinstance(v, str):
+                if "*** " in v:
+                    out.extend(m.strip() for m in _PATCH_FILE.findall(v))
             else:
                 _collect(v, out, depth + 1)
     elif isinstance(node, list):
@@ -97,7 +98,7 @@ def _relative(root: Path, values: list[str]) -> list[str]:
 def from_git(root: Path) -> list[str]:
     """Changed and untracked files of the working tree (``git status``) and the last commit's files."""
     names: list[str] = []
-    for args in (["status", "--porcelain", "-z"], ["diff", "--name-only", "HEAD~1", "HEAD"]):
+    for args in (["status", "--porcelain", "-z", "--untracked-files=all"], ["diff", "--name-only", "HEAD~1", "HEAD"]):
         try:
             res = subprocess.run(["git", "-C", str(root), *args], capture_output=True, timeout=3, check=False)
         except (OSError, subprocess.SubprocessError):
@@ -106,9 +107,12 @@ def from_git(root: Path) -> list[str]:
             continue
         text = res.stdout.decode("utf-8", errors="replace")
         if args[0] == "status":
-            for entry in text.split("\0"):
+            entries = iter(text.split("\0"))
+            for entry in entries:
                 if len(entry) > 3:
                     names.append(entry[3:])
+                    if entry[0] in "RC":  # a rename or copy: the next entry is the old path
+                        next(entries, None)
         else:
             names.extend(text.splitlines())
     top = _git_top(root)

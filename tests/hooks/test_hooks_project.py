@@ -1,0 +1,59 @@
+"""Instruction files found by the platform registry, typed once and cached by content hash."""
+
+from __future__ import annotations
+
+import pytest
+
+import aac.classifiers
+from aac.hooks import project
+from aac.hooks.project import base_of, instruction_files, load_items, rules_of
+from hook_fixtures import make_project
+
+
+def test_instruction_files_root_first_and_skips(tmp_path):
+    make_project(tmp_path)
+    files = instruction_files(tmp_path)
+    assert files == ["AGENTS.md", "CLAUDE.md", ".cursor/rules/api.mdc", ".github/instructions/docs.instructions.md",
+                     "src/api/CLAUDE.md"]  # no slash command, nothing under node_modules; nested last
+
+
+@pytest.mark.parametrize("rel,base", [("CLAUDE.md", ""), ("src/api/CLAUDE.md", "src/api"),
+                                      (".cursor/rules/a.mdc", ""), ("pkg/.github/copilot-instructions.md", "pkg")])
+def test_base_of(rel, base):
+    assert base_of(rel) == base
+
+
+def test_warm_load_does_not_classify_and_a_change_is_retyped(tmp_path, monkeypatch):
+    monkeypatch.setenv("AAC_HOOKS_CACHE", str(tmp_path / "cache"))
+    root = make_project(tmp_path / "p")
+    files = instruction_files(root)
+    cold = load_items(root, files)
+    assert any(r["lane"] == "C" for r in cold["CLAUDE.md"])
+
+    def no_classifier(*a, **k):
+        raise AssertionError("a warm call must not classify")
+
+    monkeypatch.setattr(aac.classifiers, "get_classifier", no_classifier)
+    assert load_items(root, files) == cold
+    (root / "AGENTS.md").write_text("# Agents\n\n## Rules\n- Never delete the audit log.\n")
+    with pytest.raises(AssertionError, match="must not classify"):
+        load_items(root, files)  # new bytes: typed again
+    monkeypatch.undo()
+    monkeypatch.setenv("AAC_HOOKS_CACHE", str(tmp_path / "cache"))
+    rules = rules_of(load_items(root, files))
+    assert any(r.text == "Never delete the audit log." and r.file == "AGENTS.md" and r.line == 4 for r in rules)
+
+
+def test_glob_regexes_agree_with_the_operator_library():
+    import re
+
+    from aac.operators.model import glob_matches
+
+    patterns = ["src/**/*.ts", "*.py", "{*.md,docs/**}", "app/[a-c]?.js", "**/test_*.py", "./lib/**"]
+    paths = ["src/x.ts", "src/a/b/x.ts", "x.ts", "pkg/setup.py", "setup.py", "README.md", "docs/a/b.txt",
+             "app/b1.js", "app/d1.js", "tests/unit/test_a.py", "test_b.py", "lib/z/y.c", "other/lib/y.c"]
+    for pat in patterns:
+        alts = project.glob_regexes(pat)
+        for path in paths:
+            ours = any(re.fullmatch(rx, path if full else path.rsplit("/", 1)[-1]) for rx, full in alts)
+            assert ours == glob_matches(path, pat), (pat, path)
