@@ -57,8 +57,19 @@ def install(agent: str = AgentArg, scope: str = ScopeOpt, project: Path = Projec
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from None
     _report(change, dry_run, "install")
+    if not dry_run and scope != "user":
+        _warm(project.resolve())
     if not dry_run and change.changed and a.name == "codex":
         typer.echo("Codex runs hooks only with `[features] codex_hooks = true` in ~/.codex/config.toml.", err=True)
+
+
+def _warm(root: Path) -> None:
+    """Type the project's instruction files into the cache now, so the first compaction is answered warm."""
+    from aac.hooks.project import instruction_files, load_items, rules_of
+
+    files = instruction_files(root)
+    rules = rules_of(load_items(root, files))
+    typer.echo(f"{len(files)} instruction file(s), {len(rules)} constraint(s) ready in the cache", err=True)
 
 
 @hook_app.command("uninstall")

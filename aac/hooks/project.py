@@ -25,6 +25,7 @@ SKIP_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", ".venv", "venv", "
                        ".mypy_cache", ".pytest_cache", ".ruff_cache", "dist", "build", "target", ".next", ".cache",
                        "vendor", "third_party", "site-packages", ".idea", ".vscode", ".terraform", "coverage"})
 NOT_RULES = frozenset({"slash_command", "sub_agent"})
+CLASSIFIER = "default"  # the registry name the hooks type with (benches compare others)
 
 
 @dataclass(frozen=True)
@@ -88,7 +89,7 @@ def typing_stamp() -> str:
 
     aac_dir = Path(hooks_pkg.__file__).resolve().parent.parent
     model = os.environ.get("AAC_CLASSIFIER_MODEL") or str(Path(clf_pkg.__file__).parent / "models" / "trained.npz")
-    parts = [f"v{CACHE_VERSION}", clf_pkg.DEFAULT, model, _stamp(Path(model))]
+    parts = [f"v{CACHE_VERSION}", CLASSIFIER, clf_pkg.DEFAULT, model, _stamp(Path(model))]
     for rel in ("processing/segment.py", "processing/scope.py", "classifiers/linear.py", "operators/compact.py",
                 "hooks/project.py", "hooks/governing.py"):
         parts.append(_stamp(aac_dir / rel))
@@ -162,7 +163,7 @@ def _type_files(files: list[tuple[str, str]]) -> list[list[dict]]:
             pending.append((n, s, scope_of(s.section_path, rel, doc.front_matter)))
     if not pending:
         return per_file
-    clf = get_classifier("default")
+    clf = get_classifier(CLASSIFIER)
     preds = clf.predict([ItemInput(s.text, s.section_path, s.kind, "user") for _, s, _ in pending])
     for (n, s, scope), p in zip(pending, preds):
         row = {"item_id": f"{files[n][0]}#{s.ordinal}", "text": s.text, "kind": s.kind,

@@ -7,7 +7,8 @@ bug here - all end with nothing on stdout and exit 0, the reason in the log unde
 - after a compaction (Claude Code / Codex ``SessionStart`` with source ``compact``; Gemini ``BeforeAgent`` after a
   ``PreCompress``; Cursor ``sessionStart``): the block of the project's constraints (``aac.hooks.block``);
 - ``PreCompact`` / ``PreCompress`` / ``preCompact``: nothing on stdout (PreCompact cannot add context and must not
-  block); the session's state is recorded;
+  block); the session's state is recorded and new or changed instruction files are typed into the cache, so the
+  answer after the compaction is a warm call;
 - ``PreToolUse`` on ``Edit|Write|MultiEdit``: the path-scoped constraints that cover ``tool_input.file_path``,
   each at most once per session;
 - ``UserPromptSubmit`` (and Gemini ``BeforeAgent`` with ``--prompts``): TypeRetrieve for the prompt, the
@@ -142,6 +143,10 @@ def _record_compaction(agent: str, event: Event) -> None:
               cwd=str(event.cwd), transcript=event.transcript)
     st["compactions"] = int(st.get("compactions") or 0) + 1
     state.save(event.session_id, st)
+    try:  # type new or changed files now, while the agent compacts (seconds of model time): the answer after it
+        _project_rules(event.cwd)  # is then a warm call
+    except Exception as exc:  # noqa: BLE001 - a failure here costs only speed; the next call types the files
+        log(f"{agent} {event.name}: warming the item cache failed: {type(exc).__name__}: {exc}")
 
 
 def _project_rules(root: Path):

@@ -7,6 +7,8 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -122,7 +124,7 @@ def test_user_scope_is_under_home(tmp_path, monkeypatch):
 
 
 def cli(*args, home=None):
-    env = dict(os.environ, PYTHONPATH=str(REPO_ROOT))
+    env = dict(os.environ, PYTHONPATH=str(REPO_ROOT), AAC_HOOKS_CACHE=str(Path(tempfile.gettempdir()) / "aac-hooks-t"))
     if home:
         env["HOME"] = str(home)
     res = subprocess.run([sys.executable, "-m", "aac", "hook", *args], capture_output=True, text=True, env=env,
@@ -139,8 +141,10 @@ def test_cli_dry_run_prints_diff_and_writes_nothing(tmp_path):
     assert code == 0, err
     assert out.startswith("---") and "+++" in out and '"matcher": "compact"' in out and "-m aac.hooks run" in out
     assert path.read_text() == before
+    (tmp_path / "CLAUDE.md").write_text("# X\n\n## Rules\n- Never push to main.\n")
     code, out, err = cli("install", "claude-code", "--project", str(tmp_path))
     assert code == 0 and "install done" in err
+    assert "1 instruction file(s), 1 constraint(s) ready in the cache" in err  # the first compaction is warm
     code, out, err = cli("install", "claude-code", "--project", str(tmp_path))
     assert code == 0 and "nothing to change" in err
     code, out, err = cli("uninstall", "claude-code", "--project", str(tmp_path))
