@@ -3,7 +3,8 @@
 Files are those the platform registry recognises (CLAUDE.md, AGENTS.md, .cursor/rules/*.mdc, copilot instructions,
 GEMINI.md, .windsurfrules, .clinerules, ...), at the root and nested; slash commands and sub-agent prompts are not
 rules of the session and are skipped. Items come from the pipeline's own segmenter and scope rules, typed by the
-default classifier; the hard-lane decision (TypeCompact's: constraints, and abstentions with risk) and each item's
+default classifier; secrets in an item's text are redacted with the pipeline's secret shapes (typing sees the
+original); the hard-lane decision (TypeCompact's: constraints, and abstentions with risk) and each item's
 governing context are computed once, when a file is first seen, and cached as JSON under the user's cache folder,
 so a warm call reads JSON only: no segmenter, no classifier, no numpy.
 """
@@ -148,6 +149,7 @@ def _type_files(files: list[tuple[str, str]]) -> list[list[dict]]:
     from aac.operators.compact import hard_lane_of
     from aac.operators.model import item_from_row
     from aac.processing.scope import scope_of, topic_of
+    from aac.processing.secrets import scrub
     from aac.processing.segment import segment_document
 
     pending: list[tuple[int, object, tuple[str, ...]]] = []
@@ -170,7 +172,9 @@ def _type_files(files: list[tuple[str, str]]) -> list[list[dict]]:
                "section_path": list(s.section_path), "topic": topic_of(s.section_path), "type": p.label,
                "type_proba": list(p.proba), "abstained": p.abstained, "scope": list(scope), "ordinal": s.ordinal}
         lane = hard_lane_of(item_from_row(row))
-        per_file[n].append({"ordinal": s.ordinal, "line": s.line or 0, "text": s.text, "kind": s.kind,
+        shown = scrub(s.text)  # a key pasted into a rule file is not handed to the agent again
+        per_file[n].append({"ordinal": s.ordinal, "line": s.line or 0, "text": shown.text, "kind": s.kind,
+                            "redacted": shown.found,
                             "section": list(s.section_path), "topic": row["topic"], "scope": list(scope),
                             "type": p.label, "proba": [round(float(x), 6) for x in p.proba],
                             "abstained": bool(p.abstained), "lane": lane,

@@ -57,3 +57,15 @@ def test_glob_regexes_agree_with_the_operator_library():
         for path in paths:
             ours = any(re.fullmatch(rx, path if full else path.rsplit("/", 1)[-1]) for rx, full in alts)
             assert ours == glob_matches(path, pat), (pat, path)
+
+
+def test_secrets_in_rules_are_redacted(tmp_path, monkeypatch):
+    monkeypatch.setenv("AAC_HOOKS_CACHE", str(tmp_path / "cache"))
+    root = tmp_path / "p"
+    root.mkdir()
+    key = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+    (root / "CLAUDE.md").write_text(f"# X\n\n## Rules\n- Never use the token {key} outside staging.\n")
+    items = load_items(root, ["CLAUDE.md"])
+    texts = [r["text"] for r in items["CLAUDE.md"]]
+    assert texts == ["Never use the token [REDACTED:github_token] outside staging."]
+    assert key not in (tmp_path / "cache").joinpath("items").rglob("*.json").__next__().read_text()
