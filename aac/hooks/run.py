@@ -261,6 +261,9 @@ def run_stdio(agent: str, max_chars: int, prompts: bool) -> int:
         return 0
     out = run(agent, raw, max_chars, prompts)
     if out:
-        sys.stdout.write(out + "\n")
-        sys.stdout.flush()
+        try:
+            sys.stdout.write(out + "\n")
+            sys.stdout.flush()
+        except (OSError, ValueError) as exc:  # the agent closed the pipe (it timed out): nothing to do
+            log(f"{agent}: answer not delivered ({type(exc).__name__})")
     return 0
