@@ -15,6 +15,7 @@ import hashlib
 import json
 import os
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from aac.hooks.paths import cache_dir, write_atomic
@@ -48,13 +49,17 @@ def instruction_files(root: Path) -> list[str]:
     before those in agent folders), then nested folders'."""
     from aac.collectors.platforms import BY_NAME, platform_of
 
+    agent_dirs = _agent_dirs()
     found: list[str] = []
     root_s = str(root)
     for dirpath, dirnames, filenames in os.walk(root_s):
-        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.endswith(".egg-info"))
+        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.endswith(".egg-info")
+                             and (not d.startswith(".") or d in agent_dirs))
         rel_dir = os.path.relpath(dirpath, root_s)
         rel_dir = "" if rel_dir == "." else rel_dir.replace(os.sep, "/")
         for name in filenames:
+            if not (name.startswith(".") or name.lower().endswith(CANDIDATE_SUFFIXES)):
+                continue  # every registry pattern names a dot-file or a Markdown/YAML file: skip the rest cheaply
             rel = f"{rel_dir}/{name}" if rel_dir else name
             platform = platform_of(rel)
             if platform is None or BY_NAME[platform].function in NOT_RULES:
@@ -62,6 +67,20 @@ def instruction_files(root: Path) -> list[str]:
             found.append(rel)
     found.sort(key=lambda p: (base_of(p) != "", base_of(p), p.count("/"), p))
     return found[:MAX_FILES]
+
+
+CANDIDATE_SUFFIXES = (".md", ".mdc", ".yml", ".yaml")
+
+
+@lru_cache(maxsize=1)
+def _agent_dirs() -> frozenset[str]:
+    """The hidden folders the registry's patterns look into (.claude, .cursor, .github, ...); other hidden folders
+    (.git, .venv, .tox, ...) are not walked."""
+    import re
+
+    from aac.collectors.platforms import PLATFORMS
+
+    return frozenset("." + m for p in PLATFORMS for pat in p.patterns for m in re.findall(r"\\\.([\w-]+)/", pat))
 
 
 def base_of(rel: str) -> str:

@@ -144,9 +144,22 @@ def _record_compaction(agent: str, event: Event) -> None:
     st["compactions"] = int(st.get("compactions") or 0) + 1
     state.save(event.session_id, st)
     try:  # type new or changed files now, while the agent compacts (seconds of model time): the answer after it
-        _project_rules(event.cwd)  # is then a warm call
+        _project_rules(project_root(event.cwd))  # is then a warm call
     except Exception as exc:  # noqa: BLE001 - a failure here costs only speed; the next call types the files
         log(f"{agent} {event.name}: warming the item cache failed: {type(exc).__name__}: {exc}")
+
+
+def project_root(cwd: Path) -> Path:
+    """The repository holding ``cwd`` (its nearest ancestor with a ``.git``), else ``cwd``: an agent started in a
+    subfolder still answers to the root's instruction files, as it loads them."""
+    here = cwd.resolve()
+    home = Path.home().resolve()
+    for folder in (here, *here.parents):
+        if folder in (home, Path(folder.anchor)):
+            break  # a home folder kept in git (dotfiles) is not the project: never walk all of it
+        if (folder / ".git").exists():
+            return folder
+    return here
 
 
 def _project_rules(root: Path):
@@ -162,8 +175,9 @@ def compaction_block(event: Event, max_chars: int) -> str:
     from aac.hooks.block import render
     from aac.hooks.touched import touched_files
 
-    _, _, rules = _project_rules(event.cwd)
-    touched, _ = touched_files(event.cwd, event.transcript)
+    root = project_root(event.cwd)
+    _, _, rules = _project_rules(root)
+    touched, _ = touched_files(root, event.transcript)
     block = render(rules, touched, max_chars)
     st = state.load(event.session_id)
     st["pending_compaction"] = False
@@ -179,11 +193,12 @@ def edit_rules(event: Event, max_chars: int) -> str:
     from aac.hooks.block import applies_to, is_path_scoped, render
 
     full = event.file_path if os.path.isabs(event.file_path) else os.path.join(str(event.cwd), event.file_path)
-    rel = os.path.relpath(os.path.realpath(full), os.path.realpath(event.cwd))
+    root = project_root(event.cwd)
+    rel = os.path.relpath(os.path.realpath(full), str(root))
     if rel.startswith(".."):
         return ""
     rel = rel.replace(os.sep, "/")
-    _, _, rules = _project_rules(event.cwd)
+    _, _, rules = _project_rules(root)
     st = state.load(event.session_id)
     shown = set(st.get("shown") or [])
     fresh = [r for r in rules if is_path_scoped(r) and applies_to(r, rel) and state.rule_key(r.file, r.text) not in shown]
@@ -205,7 +220,8 @@ def prompt_context(event: Event, max_chars: int) -> str:
     from aac.operators.model import item_from_row
     from aac.operators.retrieve import TypeRetriever, namespaced
 
-    _, items, _ = _project_rules(event.cwd)
+    root = project_root(event.cwd)
+    _, items, _ = _project_rules(root)
     store, where = [], {}
     for rel, records in items.items():
         for r in records:
@@ -217,7 +233,7 @@ def prompt_context(event: Event, max_chars: int) -> str:
             where[it.id] = (rel, r)
     if not store:
         return ""
-    touched, _ = touched_files(event.cwd, event.transcript)
+    touched, _ = touched_files(root, event.transcript)
     got = TypeRetriever(store, "bm25").retrieve(event.prompt[:PROMPT_QUERY_CHARS], RETRIEVE_K, paths=tuple(touched))
     pinned = set(got.pinned)
     lines = ["Project rules and notes relevant to this prompt (verbatim; rules in scope first; from `aac hook`):"]
