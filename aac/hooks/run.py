@@ -238,8 +238,13 @@ def prompt_context(event: Event, max_chars: int) -> str:
     pinned = set(got.pinned)
     lines = ["Project rules and notes relevant to this prompt (verbatim; rules in scope first; from `aac hook`):"]
     size = len(lines[0])
+    seen: set[str] = set()
     for it in got.items:
         rel, r = where[it.id]
+        key = " ".join(r["text"].split())
+        if key in seen:  # the same rule in two files: once
+            continue
+        seen.add(key)
         tag = "rule" if it.id in pinned else "note"
         ctx = f" [{r['context']}]" if r.get("context") else ""
         line = f"- ({tag}) {rel}:{r.get('line') or 0}{ctx}: {r['text']}"
