@@ -184,6 +184,8 @@ def _type_files(files: list[tuple[str, str]]) -> list[list[dict]]:
             pending.append((n, s, scope_of(s.section_path, rel, doc.front_matter)))
     if not pending:
         return per_file
+    # one process: a worker pool costs 1-2 s to start, more than a project's items take (the user's setting wins)
+    os.environ.setdefault("AAC_CLASSIFY_WORKERS", "1")
     clf = get_classifier(CLASSIFIER)
     preds = clf.predict([ItemInput(s.text, s.section_path, s.kind, "user") for _, s, _ in pending])
     for (n, s, scope), p in zip(pending, preds):
