@@ -9,6 +9,7 @@ whitespace) are given once, at their first place.
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 from dataclasses import dataclass, field
@@ -18,6 +19,12 @@ from aac.hooks.project import Rule
 DEFAULT_MAX_CHARS = 9000
 HEADER = ("The project's rules, verbatim from its instruction files, each with file:line and the heading that governs "
           "it (re-injected by `aac hook` because the conversation was compacted). They still apply.")
+
+
+def size(text: str) -> int:
+    """Characters ``text`` takes inside the JSON answer (escapes counted): budgets are measured this way, so the
+    answer as a whole stays within what the agents inline."""
+    return len(json.dumps(text, ensure_ascii=False)) - 2
 
 
 @dataclass
@@ -75,21 +82,21 @@ def render(rules: list[Rule], touched: list[str], max_chars: int = DEFAULT_MAX_C
     notes: dict[str, str] = {}
     chosen = _greedy(ordered, touched, header, max_chars, 0, notes)
     if len(chosen) < len(ordered):  # something is left out: make room for the line that says so, then refill
-        reserve = len(_footer(ordered, touched, max_chars)) + 2
+        reserve = size(_footer(ordered, touched, max_chars)) + 4
         chosen = _greedy(ordered, touched, header, max_chars, reserve, notes)
         left = _rest(ordered, chosen)
-        chosen = _greedy(ordered, touched, header, max_chars, len(_footer(left, touched, max_chars)) + 2, notes)
+        chosen = _greedy(ordered, touched, header, max_chars, size(_footer(left, touched, max_chars)) + 4, notes)
     left = _rest(ordered, chosen)
     text = _text(chosen, left, touched, header, max_chars, notes)
-    while len(text) > max_chars and chosen:  # the footer came out longer than reserved: give back a rule
+    while size(text) > max_chars and chosen:  # the footer came out longer than reserved: give back a rule
         chosen.pop()
         left = _rest(ordered, chosen)
         text = _text(chosen, left, touched, header, max_chars, notes)
-    if len(text) > max_chars:  # a budget too small for any rule: say so alone, or say nothing
+    if size(text) > max_chars:  # a budget too small for any rule: say so alone, or say nothing
         text = _footer(left, touched, max_chars)
-        if len(text) > max_chars:
+        if size(text) > max_chars:
             text = _short_footer(left, max_chars)
-        if len(text) > max_chars:
+        if size(text) > max_chars:
             text = ""
     return Block(text, chosen, left, idle, dup)
 
@@ -108,19 +115,19 @@ def _greedy(ordered: list[Rule], touched: list[str], header: str, max_chars: int
             notes: dict[str, str]) -> list[Rule]:
     """Rules in priority order, each taken whole if its lines still fit (``ordered`` is grouped by file already:
     a file's rules are all path-scoped or none)."""
-    size, chosen = len(header), []
+    total, chosen = size(header), []
     last_file, last_context = None, None
     for r in ordered:
-        cost = len(_line(r)) + 1
+        cost = size(_line(r)) + 2
         context = last_context
         if r.file != last_file:
-            cost += len(_group_header(r, touched, notes)) + 2
+            cost += size(_group_header(r, touched, notes)) + 4
             context = None
         if r.context and r.context != context:
-            cost += len(r.context) + 3
-        if size + cost + reserve <= max_chars:
+            cost += size(r.context) + 4
+        if total + cost + reserve <= max_chars:
             chosen.append(r)
-            size += cost
+            total += cost
             last_file, last_context = r.file, r.context
     return chosen
 

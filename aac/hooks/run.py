@@ -27,6 +27,7 @@ from aac.hooks.paths import log
 
 MAX_STDIN_CHARS = 32 << 20  # an event larger than this is not read further (logged): no agent sends one
 OUTPUT_CAP = 10_000  # what the agents inject inline (Claude Code persists longer output to a file, 2 KB preview)
+ANSWER_OVERHEAD = 100  # the JSON around the context text: {"hookSpecificOutput": {"hookEventName": ...}}
 EDIT_TOOLS = frozenset({"Edit", "Write", "MultiEdit"})
 PROMPT_QUERY_CHARS = 2000
 RETRIEVE_K = 12
@@ -87,25 +88,20 @@ def run(agent_name: str, raw: str, max_chars: int = 9000, prompts: bool = False)
         if not event.cwd.is_dir():
             log(f"{agent.name} {event.name}: cwd {event.cwd} is no folder; nothing answered")
             return ""
-        text, out_event = _dispatch(agent.name, event, max(200, min(max_chars, OUTPUT_CAP)), prompts)
-        if not text:
-            return ""
-        return _answer(agent, out_event, text, event, max_chars, prompts)
+        budget = max(200, min(max_chars, OUTPUT_CAP - ANSWER_OVERHEAD))
+        text, out_event = _dispatch(agent.name, event, budget, prompts)
+        return _answer(agent, out_event, text) if text else ""
     except Exception as exc:  # noqa: BLE001 - whatever happens, the agent gets exit 0 and an empty stdout
         log(f"{agent_name} {event_name}: {type(exc).__name__}: {exc}")
         return ""
 
 
-def _answer(agent, out_event: str, text: str, event: Event, max_chars: int, prompts: bool) -> str:
+def _answer(agent, out_event: str, text: str) -> str:
     out = json.dumps(agent.answer(out_event, text), ensure_ascii=False)
-    budget = min(max_chars, OUTPUT_CAP)
-    while len(out) > OUTPUT_CAP and budget > 200:  # JSON escapes (\n, \") made it longer than the agents inline
-        budget -= len(out) - OUTPUT_CAP + 50
-        text, out_event = _dispatch(agent.name, event, budget, prompts)
-        if not text:
-            return ""
-        out = json.dumps(agent.answer(out_event, text), ensure_ascii=False)
-    return out if len(out) <= OUTPUT_CAP else ""
+    if len(out) > OUTPUT_CAP:  # cannot happen: budgets are measured escaped, within OUTPUT_CAP - ANSWER_OVERHEAD
+        log(f"{agent.name} {out_event}: answer of {len(out):,} characters exceeds {OUTPUT_CAP:,}; nothing answered")
+        return ""
+    return out
 
 
 def _dispatch(agent: str, event: Event, max_chars: int, prompts: bool) -> tuple[str, str]:
@@ -216,6 +212,7 @@ def prompt_context(event: Event, max_chars: int) -> str:
     """TypeRetrieve over the project's items for the prompt: in-scope constraints pinned, relevance after."""
     if not event.prompt.strip():
         return ""
+    from aac.hooks.block import size
     from aac.hooks.touched import touched_files
     from aac.operators.model import item_from_row
     from aac.operators.retrieve import TypeRetriever, namespaced
@@ -237,7 +234,7 @@ def prompt_context(event: Event, max_chars: int) -> str:
     got = TypeRetriever(store, "bm25").retrieve(event.prompt[:PROMPT_QUERY_CHARS], RETRIEVE_K, paths=tuple(touched))
     pinned = set(got.pinned)
     lines = ["Project rules and notes relevant to this prompt (verbatim; rules in scope first; from `aac hook`):"]
-    size = len(lines[0])
+    used = size(lines[0])
     seen: set[str] = set()
     for it in got.items:
         rel, r = where[it.id]
@@ -248,10 +245,10 @@ def prompt_context(event: Event, max_chars: int) -> str:
         tag = "rule" if it.id in pinned else "note"
         ctx = f" [{r['context']}]" if r.get("context") else ""
         line = f"- ({tag}) {rel}:{r.get('line') or 0}{ctx}: {r['text']}"
-        if size + len(line) + 1 > max_chars:
+        if used + size(line) + 2 > max_chars:
             continue
         lines.append(line)
-        size += len(line) + 1
+        used += size(line) + 2
     return "\n".join(lines) if len(lines) > 1 else ""
 
 
