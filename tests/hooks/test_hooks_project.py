@@ -69,3 +69,34 @@ def test_secrets_in_rules_are_redacted(tmp_path, monkeypatch):
     texts = [r["text"] for r in items["CLAUDE.md"]]
     assert texts == ["Never use the token [REDACTED:github_token] outside staging."]
     assert key not in (tmp_path / "cache").joinpath("items").rglob("*.json").__next__().read_text()
+
+
+class AbstainingClassifier:
+    """Abstains (label B, p(C) 0.3) on items saying "maybe", is sure of a belief otherwise."""
+
+    name = "test-abstain"
+    fingerprint = "test-abstain/v1"
+
+    def predict(self, items):
+        from aac.classifiers.base import Prediction
+
+        out = []
+        for it in items:
+            if "maybe" in it.text:
+                out.append(Prediction("B", (0.3, 0.05, 0.45, 0.1, 0.1), 0.45, abstained=True))
+            else:
+                out.append(Prediction("B", (0.05, 0.05, 0.8, 0.05, 0.05), 0.8))
+        return out
+
+
+def test_hard_lane_abstentions_are_injected_as_typecompact_keeps_them(tmp_path, monkeypatch):
+    from aac.classifiers import base
+
+    monkeypatch.setenv("AAC_HOOKS_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setitem(base.REGISTRY, "test-abstain", "test_hooks_project:AbstainingClassifier")
+    monkeypatch.setattr(project, "CLASSIFIER", "test-abstain")
+    root = tmp_path / "p"
+    root.mkdir()
+    (root / "AGENTS.md").write_text("# X\n\n- The deploy key maybe must stay out of CI logs.\n- The API is REST.\n")
+    rules = rules_of(load_items(root, ["AGENTS.md"]))
+    assert [r.text for r in rules] == ["The deploy key maybe must stay out of CI logs."]
