@@ -47,7 +47,7 @@ class Rule:
 def instruction_files(root: Path) -> list[str]:
     """Project-relative paths of every instruction file under ``root``: the root's own files first (top-level ones
     before those in agent folders), then nested folders'."""
-    from aac.collectors.platforms import BY_NAME, platform_of
+    from aac.core.platforms import BY_NAME, platform_of
 
     agent_dirs = _agent_dirs()
     found: list[str] = []
@@ -78,7 +78,7 @@ def _agent_dirs() -> frozenset[str]:
     (.git, .venv, .tox, ...) are not walked."""
     import re
 
-    from aac.collectors.platforms import PLATFORMS
+    from aac.core.platforms import PLATFORMS
 
     return frozenset("." + m for p in PLATFORMS for pat in p.patterns for m in re.findall(r"\\\.([\w-]+)/", pat))
 
@@ -110,7 +110,7 @@ def typing_stamp() -> str:
     aac_dir = Path(hooks_pkg.__file__).resolve().parent.parent
     model = os.environ.get("AAC_CLASSIFIER_MODEL") or str(Path(clf_pkg.__file__).parent / "models" / "trained.npz")
     parts = [f"v{CACHE_VERSION}", CLASSIFIER, clf_pkg.DEFAULT, model, _stamp(Path(model))]
-    for rel in ("processing/segment.py", "processing/scope.py", "classifiers/linear.py", "operators/compact.py",
+    for rel in ("core/segment.py", "core/scope.py", "classifiers/linear.py", "operators/compact.py",
                 "hooks/project.py", "hooks/governing.py"):
         parts.append(_stamp(aac_dir / rel))
     return hashlib.sha256("|".join(parts).encode()).hexdigest()[:16]
@@ -167,9 +167,9 @@ def _type_files(files: list[tuple[str, str]]) -> list[list[dict]]:
     from aac.hooks.governing import governing_context
     from aac.operators.compact import hard_lane_of
     from aac.operators.model import item_from_row
-    from aac.processing.scope import scope_of, topic_of
+    from aac.core.scope import scope_of, topic_of
     from aac.processing.secrets import scrub
-    from aac.processing.segment import segment_document
+    from aac.core.segment import segment_document
 
     pending: list[tuple[int, object, tuple[str, ...]]] = []
     per_file: list[list[dict]] = [[] for _ in files]

@@ -13,7 +13,7 @@ HEAVY = ("prefect", "duckdb", "pyarrow", "datasets")
 
 def test_import_is_light():
     code = ("import sys, aac.hooks, aac.hooks.run, aac.hooks.settings, aac.hooks.block, aac.hooks.project, "
-            "aac.hooks.touched, aac.hooks.cli; "
+            "aac.hooks.touched, aac.cli.hooks; "
             f"print([m for m in {HEAVY + ('numpy', 'torch')!r} if m in sys.modules])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=str(REPO_ROOT), timeout=120)
     assert out.returncode == 0, out.stderr
@@ -26,12 +26,12 @@ def test_cold_and_warm_runs_load_no_pipeline(tmp_path):
     code = ("import io, sys, json; from aac.hooks.run import run; "
             f"out = run('claude-code', {event!r}); assert json.loads(out); "
             f"print(json.dumps([m for m in {HEAVY!r} if m in sys.modules] + "
-            "[m for m in ('aac.classifiers.linear', 'aac.processing.segment') if m in sys.modules]))")
+            "[m for m in ('aac.classifiers.linear', 'aac.core.segment') if m in sys.modules]))")
     env = {"AAC_HOOKS_CACHE": str(tmp_path / "cache"), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
     cold = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=str(REPO_ROOT), env=env,
                           timeout=120)
     assert cold.returncode == 0, cold.stderr
-    assert json.loads(cold.stdout) == ["aac.classifiers.linear", "aac.processing.segment"]  # typed once, cold
+    assert json.loads(cold.stdout) == ["aac.classifiers.linear", "aac.core.segment"]  # typed once, cold
     warm = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=str(REPO_ROOT), env=env,
                           timeout=120)
     assert warm.returncode == 0, warm.stderr
