@@ -189,7 +189,8 @@ def _type_files(files: list[tuple[str, str]]) -> list[list[dict]]:
     clf = get_classifier(CLASSIFIER)
     preds = clf.predict([ItemInput(s.text, s.section_path, s.kind, "user") for _, s, _ in pending])
     for (n, s, scope), p in zip(pending, preds):
-        row = {"item_id": f"{files[n][0]}#{s.ordinal}", "text": s.text, "kind": s.kind,
+        lead_in = getattr(s, "lead_in", "") or ""  # the list's lead-in line, where the segmenter records one
+        row = {"item_id": f"{files[n][0]}#{s.ordinal}", "text": s.text, "kind": s.kind, "lead_in": lead_in,
                "section_path": list(s.section_path), "topic": topic_of(s.section_path), "type": p.label,
                "type_proba": list(p.proba), "abstained": p.abstained, "scope": list(scope), "ordinal": s.ordinal}
         lane = hard_lane_of(item_from_row(row))
@@ -199,7 +200,7 @@ def _type_files(files: list[tuple[str, str]]) -> list[list[dict]]:
                             "section": list(s.section_path), "topic": row["topic"], "scope": list(scope),
                             "type": p.label, "proba": [round(float(x), 6) for x in p.proba],
                             "abstained": bool(p.abstained), "lane": lane,
-                            "context": governing_context(tuple(s.section_path), s.text),
+                            "context": governing_context(tuple(s.section_path), lead_in),
                             "globs": {g[5:]: glob_regexes(g[5:]) for g in scope if g.startswith("glob:")}})
     return per_file
 
