@@ -36,3 +36,12 @@ def test_cold_and_warm_runs_load_no_pipeline(tmp_path):
                           timeout=120)
     assert warm.returncode == 0, warm.stderr
     assert json.loads(warm.stdout) == []  # warm: cached items by content hash, no segmenter, no classifier
+
+
+def test_aac_hook_run_through_the_cli_loads_no_pipeline():
+    """`aac hook run` (the CLI entry) answers without importing Prefect, DuckDB, pyarrow or datasets."""
+    res = subprocess.run([sys.executable, "-X", "importtime", "-m", "aac", "hook", "run", "--agent", "claude-code"],
+                         input=b"{}", capture_output=True, cwd=str(REPO_ROOT), timeout=120)
+    assert res.returncode == 0 and res.stdout == b""
+    imported = {line.rsplit("|", 1)[-1].strip() for line in res.stderr.decode().splitlines() if "|" in line}
+    assert not imported & set(HEAVY)
