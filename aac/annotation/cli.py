@@ -92,13 +92,21 @@ def register(app: typer.Typer) -> None:
 
     @ann.command("import-ls")
     def import_ls(export: Path = typer.Argument(..., help="Label Studio JSON export"), corpus: Path = CorpusOpt,
-                  round_: int = typer.Option(1, "--round", min=1)) -> None:
+                  round_: int = typer.Option(1, "--round", min=1),
+                  users: Optional[Path] = typer.Option(None, "--users", help="Label Studio's GET /api/users answer "
+                                                       "(or a JSON object id -> name): names the annotators a plain "
+                                                       "export gives by numeric user id only")) -> None:
         """Import a Label Studio JSON export (one row per annotator and item) into the annotations table."""
-        from aac.annotation.labelstudio import import_export
+        from aac.annotation.labelstudio import import_export, read_users
 
-        rows, problems = import_export(export, round_)
+        try:
+            names = read_users(users) if users else None
+            rows, problems = import_export(export, round_, names)
+        except (OSError, ValueError) as exc:
+            console.print(f"[red]{exc}[/red]")
+            raise typer.Exit(2)
         for p in problems:
-            console.print(f"[yellow]skipped: {p}[/yellow]")
+            console.print(f"[yellow]{p}[/yellow]")
         if not rows:
             console.print(f"[red]{export}: no usable annotations[/red]")
             raise typer.Exit(1)

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from typer.testing import CliRunner
 
 from aac.annotation.formats import gold_jsonl_rows, import_gold_jsonl
-from aac.annotation.labelstudio import import_export
+from aac.annotation.labelstudio import import_export, read_users
 from aac.annotation.sample import allocate, allocate_even
 from aac.annotation.store import adjudicate, annotator_pairs, gold_rows, save
 from aac.cli import app
@@ -100,7 +101,7 @@ def test_label_studio_keeps_an_annotators_latest_annotation_of_a_task_and_says_s
     assert got == {("i", "a@x"): ("C", False, ["Only heading"]), ("i", "b@x"): ("F", True, ["Only heading"])}
     assert "1 earlier annotations of a task by the same annotator replaced by the latest" in problems
     assert "1 tasks have no annotations" in problems
-    assert any("annotation by 3 has no valid type" in p for p in problems)
+    assert any("annotation by label-studio:3 has no valid type" in p for p in problems)
 
 
 def test_label_studio_json_min_export_is_read(tmp_path):
@@ -110,10 +111,11 @@ def test_label_studio_json_min_export_is_read(tmp_path):
          "updated_at": "2026-01-01"},
         {"id": 1, "item_id": "i", "text": "t", "type": "Procedural", "annotator": 5},
     ]), encoding="utf-8")
-    rows, problems = import_export(export)
-    assert problems == []
-    assert {(r["annotator"], r["label"], r["meta"], r["text"]) for r in rows} == {("4", "C", True, "t"),
-                                                                                   ("5", "P", False, "t")}
+    rows, problems = import_export(export, users={"4": "a@x"})
+    assert problems == ["annotators known only by Label Studio user id (5): recorded as label-studio:<id>; pass "
+                        "--users with the server's GET /api/users answer to record their names"]
+    assert {(r["annotator"], r["label"], r["meta"], r["text"]) for r in rows} == {("a@x", "C", True, "t"),
+                                                                                   ("label-studio:5", "P", False, "t")}
 
 
 def test_allocation_gives_exactly_what_is_asked_when_enough_exists():
@@ -164,4 +166,14 @@ def test_a_json_min_export_with_a_record_without_type_reads_the_others(tmp_path)
     export.write_text(json.dumps([{"id": 1, "item_id": "i", "text": "t", "type": "C", "annotator": 4},
                                   {"id": 2, "item_id": "j", "text": "u", "annotator": 4}]), encoding="utf-8")
     rows, problems = import_export(export)
-    assert [(r["item_id"], r["label"]) for r in rows] == [("i", "C")] and problems == ["j: annotation by 4 has no valid type"]
+    assert [(r["item_id"], r["label"]) for r in rows] == [("i", "C")] and problems[0] == "j: annotation by label-studio:4 has no valid type"
+
+
+def test_label_studio_user_list_names_annotators_of_a_plain_export(tmp_path):
+    users = tmp_path / "users.json"  # the shape of Label Studio's GET /api/users answer
+    users.write_text(json.dumps([{"id": 1, "email": "a@x", "username": ""}, {"id": 2, "email": "", "username": "b"},
+                                 {"id": 3, "email": None}]), encoding="utf-8")
+    assert read_users(users) == {"1": "a@x", "2": "b"}
+    (tmp_path / "bad.json").write_text('"x"', encoding="utf-8")
+    with pytest.raises(ValueError, match="user list"):
+        read_users(tmp_path / "bad.json")
