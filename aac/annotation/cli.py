@@ -221,14 +221,21 @@ def register(app: typer.Typer) -> None:
 
     @ann.command("export")
     def export(out: Path = typer.Option(..., "--out", help="JSONL file to write (gold_dev.jsonl format)"),
-               corpus: Path = CorpusOpt) -> None:
+               corpus: Path = CorpusOpt,
+               labels_only: bool = typer.Option(False, "--labels-only", help="no text: the annotated-labels format "
+                                                "of aac/classifiers/data/annotated_sample.jsonl (id = hash of the "
+                                                "text, repo, path, label, votes), for `classify train --annotated`")) -> None:
         """Write the `gold` view in gold_dev.jsonl format, with every vote and how each label was settled; train and
         evaluate on it with `aac classify train --gold FILE` / `aac eval classifiers --gold FILE`."""
-        from aac.annotation.formats import gold_jsonl_rows
+        from aac.annotation.formats import gold_jsonl_rows, labels_only_rows
         from aac.annotation.store import gold_rows
         from aac.store import Corpus
 
-        rows = gold_jsonl_rows(gold_rows(Corpus(corpus)))
+        gold = gold_rows(Corpus(corpus))
+        rows = labels_only_rows(gold) if labels_only else gold_jsonl_rows(gold)
+        if labels_only and len(rows) < len(gold):
+            console.print(f"[yellow]{len(gold) - len(rows)} settled items have no repository, path or text to join "
+                          "them back by: left out of the labels-only file[/yellow]")
         if not rows:
             console.print(f"[yellow]corpus {corpus} has no settled labels yet (see `aac annotate queue`)[/yellow]")
             raise typer.Exit(1)

@@ -36,14 +36,16 @@ LABEL_CONFIG = """<View>
 
 
 def export_tasks(items: Iterable[dict], out_dir: str | Path) -> tuple[Path, Path]:
-    """Write ``tasks.json`` and ``label_config.xml``; items need item_id and text (section_path optional)."""
+    """Write ``tasks.json`` and ``label_config.xml``; items need item_id and text (section_path, kind, repo, path,
+    platform optional: they come back in the export, so labels keep the file they point into)."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     tasks = []
     for it in items:
         section = list(it.get("section_path") or it.get("section") or [])
         tasks.append({"data": {"item_id": it["item_id"], "text": it["text"], "section": " › ".join(section),
-                               "section_path": section, "kind": it.get("kind"), "repo": it.get("repo")}})
+                               "section_path": section, "kind": it.get("kind"), "repo": it.get("repo"),
+                               "path": it.get("path"), "platform": it.get("platform")}})
     tasks_path = out / "tasks.json"
     tasks_path.write_text(json.dumps(tasks, ensure_ascii=False, indent=1), encoding="utf-8")
     config_path = out / "label_config.xml"

@@ -192,7 +192,8 @@ def boundary_items(corpus: Corpus, n_items: int = 800, threshold: float = 0.5, p
     if not corpus.exists("items") or not corpus.exists("artifacts"):
         raise ValueError("boundary sampling needs the corpus's items and artifacts tables")
     settled = "AND i.item_id NOT IN (SELECT item_id FROM gold)" if corpus.exists("annotations") else ""
-    rows = corpus.sql("SELECT i.item_id, i.text, i.section_path, i.kind, a.repo, i.type, i.type_proba[1] AS p_c "
+    rows = corpus.sql("SELECT i.item_id, i.text, i.section_path, i.kind, a.repo, a.path, a.platform, i.type, "
+                      "i.type_proba[1] AS p_c "
                       "FROM items i JOIN artifacts a USING (artifact_id) "
                       f"WHERE i.type_proba IS NOT NULL AND i.text IS NOT NULL AND length(trim(i.text)) > 0 {settled}"
                       ).to_pylist()

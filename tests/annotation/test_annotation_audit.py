@@ -177,3 +177,30 @@ def test_label_studio_user_list_names_annotators_of_a_plain_export(tmp_path):
     (tmp_path / "bad.json").write_text('"x"', encoding="utf-8")
     with pytest.raises(ValueError, match="user list"):
         read_users(tmp_path / "bad.json")
+
+
+def test_an_export_without_the_file_takes_it_from_the_corpus_and_exports_labels_only(tmp_path):
+    import pyarrow as pa
+
+    from aac.annotation.formats import labels_only_rows
+    from aac.annotation.store import fill_text
+    from aac.classifiers.datasets import annotated_item_id
+    from aac.schema import ARTIFACTS, ITEMS
+    from aac.store import Corpus
+
+    corpus = Corpus(tmp_path / "c")
+    corpus.write_part("artifacts", "p", pa.Table.from_pydict(
+        {f.name: [{"artifact_id": "a", "repo": "o/r", "path": "AGENTS.md", "platform": "universal"}.get(f.name)]
+         for f in ARTIFACTS}, schema=ARTIFACTS))
+    corpus.write_part("items", "p", pa.Table.from_pydict(
+        {f.name: [{"item_id": "i", "artifact_id": "a", "text": "Never push to main.", "kind": "bullet"}.get(f.name)]
+         for f in ITEMS}, schema=ITEMS))
+    save(corpus, [_row("i", "A", "C", text="Never push to main.")])  # stored before tasks carried the file
+    rows = [{"item_id": "i", "annotator": "B", "label": "C", "round": 1, "text": "Never push to main.", "path": None}]
+    assert fill_text(corpus, rows) == [] and (rows[0]["path"], rows[0]["platform"]) == ("AGENTS.md", "universal")
+    save(corpus, rows)
+    (g,) = gold_rows(corpus)
+    assert labels_only_rows([g]) == [{"id": annotated_item_id("Never push to main."), "repo": "o/r",
+                                      "path": "AGENTS.md", "label": "C", "annotator": "A", "provenance": "agreed",
+                                      "votes": ["C", "C"], "annotators": ["A", "B"]}]
+    assert labels_only_rows([{**g, "path": None}]) == []  # nothing to join it back by
