@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from aac.labels import parse_type
-from aac.schema import TYPES
+from aac.core.labels import parse_type
+from aac.core.schema import TYPES
 
-from aac.annotation.views import ADJUDICATOR  # noqa: F401  (re-exported)
+from aac.core.gold_view import ADJUDICATOR  # noqa: F401  (re-exported)
 
 
 def _rows(path: str | Path) -> list[dict]:
@@ -83,7 +83,7 @@ def import_label_file(path: str | Path, annotator: str, items_path: str | Path |
 
 
 def gold_jsonl_rows(gold: list[dict]) -> list[dict]:
-    """Rows of the ``gold`` view (:func:`aac.annotation.store.gold_rows`) in gold_dev.jsonl format, plus every
+    """Rows of the ``gold`` view (:func:`aac.core.gold_view.gold_rows`) in gold_dev.jsonl format, plus every
     vote, its annotators and how the label was settled (``provenance``)."""
     out = []
     for g in gold:
@@ -105,7 +105,7 @@ def labels_only_rows(gold: list[dict]) -> list[dict]:
     every vote and its annotator), so labels of third-party files can be stored and shipped while the text stays in
     the files: ``aac classify train --annotated FILE --sample FILES.jsonl`` segments those files again to join them.
     Items without a repository and path cannot be joined back and are left out (the caller is told how many)."""
-    from aac.classifiers.datasets import annotated_item_id
+    from aac.core.ids import annotated_item_id
 
     out = []
     for g in gold:

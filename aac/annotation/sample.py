@@ -15,7 +15,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Callable, Iterable
 
-from aac.store import Corpus
+from aac.core.store import Corpus
 
 STAR_BANDS = (0, 10, 100, 1000, 10_000)
 

@@ -12,7 +12,8 @@ from typer.testing import CliRunner
 from aac.annotation.formats import gold_jsonl_rows, import_gold_jsonl
 from aac.annotation.labelstudio import import_export, read_users
 from aac.annotation.sample import allocate, allocate_even
-from aac.annotation.store import adjudicate, annotator_pairs, gold_rows, save
+from aac.annotation.store import adjudicate, annotator_pairs, save
+from aac.core.gold_view import gold_rows
 from aac.cli import app
 
 runner = CliRunner()
@@ -71,7 +72,7 @@ def test_labels_without_item_text_are_refused_unless_the_corpus_has_the_text(tmp
     root = str(tmp_path / "c")
     res = runner.invoke(app, ["annotate", "import-labels", str(labels), "--annotator", "A", "--corpus", root])
     assert res.exit_code == 2 and "nothing imported" in res.output.replace("\n", " ")
-    from aac.store import Corpus
+    from aac.core.store import Corpus
 
     save(Corpus(root), [_row("i", "B", "C"), _row("j", "B", "F", text="Prefer tabs.")])
     res = runner.invoke(app, ["annotate", "import-labels", str(labels), "--annotator", "A", "--corpus", root])
@@ -184,9 +185,9 @@ def test_an_export_without_the_file_takes_it_from_the_corpus_and_exports_labels_
 
     from aac.annotation.formats import labels_only_rows
     from aac.annotation.store import fill_text
-    from aac.classifiers.datasets import annotated_item_id
-    from aac.schema import ARTIFACTS, ITEMS
-    from aac.store import Corpus
+    from aac.core.ids import annotated_item_id
+    from aac.core.schema import ARTIFACTS, ITEMS
+    from aac.core.store import Corpus
 
     corpus = Corpus(tmp_path / "c")
     corpus.write_part("artifacts", "p", pa.Table.from_pydict(

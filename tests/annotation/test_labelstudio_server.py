@@ -25,7 +25,7 @@ from typer.testing import CliRunner
 
 from aac.cli import app
 from aac.processing.pipeline import ProcessConfig, load_records, run
-from aac.store import Corpus
+from aac.core.store import Corpus
 
 pytestmark = pytest.mark.slow
 runner = CliRunner()

@@ -11,7 +11,8 @@ from collections import Counter
 from pathlib import Path
 
 from aac.annotation.agreement import agreement_report
-from aac.annotation.store import annotator_pairs, gold_rows, save
+from aac.annotation.store import annotator_pairs, save
+from aac.core.gold_view import gold_rows
 
 from tests.conftest import shared_file
 
