@@ -110,8 +110,8 @@ def typing_stamp() -> str:
     aac_dir = Path(hooks_pkg.__file__).resolve().parent.parent
     model = os.environ.get("AAC_CLASSIFIER_MODEL") or str(Path(clf_pkg.__file__).parent / "models" / "trained.npz")
     parts = [f"v{CACHE_VERSION}", CLASSIFIER, clf_pkg.DEFAULT, model, _stamp(Path(model))]
-    for rel in ("core/segment.py", "core/scope.py", "classifiers/linear.py", "operators/compact.py", "operators/context.py",
-                "hooks/project.py", "hooks/governing.py"):
+    for rel in ("core/segment.py", "core/scope.py", "classifiers/linear.py", "operators/compact.py",
+                "operators/context.py", "hooks/project.py", "hooks/governing.py"):
         parts.append(_stamp(aac_dir / rel))
     return hashlib.sha256("|".join(parts).encode()).hexdigest()[:16]
 
