@@ -197,7 +197,8 @@ def edit_rules(event: Event, max_chars: int) -> str:
     _, _, rules = _project_rules(root)
     st = state.load(event.session_id)
     shown = set(st.get("shown") or [])
-    fresh = [r for r in rules if is_path_scoped(r) and applies_to(r, rel) and state.rule_key(r.file, r.text) not in shown]
+    fresh = [r for r in rules
+             if is_path_scoped(r) and applies_to(r, rel) and state.rule_key(r.file, r.text) not in shown]
     if not fresh:
         return ""
     header = (f"Rules that apply to {rel}, verbatim from the project's instruction files (file:line, under the "
