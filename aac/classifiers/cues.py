@@ -175,7 +175,7 @@ STAKES = ("destroy", "security", "prod", "legal", "money", "health", "harm")
 # feature (the trained model's families stay as they were trained); used by the operators' governing context
 # and to keep a compressed item's prohibitive sentences whole.
 PROHIBIT_MORE = _c(
-    r"\b(don['’]?ts|don[’]t|do\s+nots?|avoid\w*|anti[-\s]?patterns?|what\s+not\s+to\s+do|no[-\s]go|"
+    r"\b(don['’]?ts|don[’]t|do\s+nots?|avoid\w*|anti[-\s]?patterns?|not\s+to\s+(?:do|use|touch|change|edit)|no[-\s]go|"
     r"niemals|nie|nicht|kein\w*|verboten|untersagt|jamais|interdit\w*|ne\s+(?:\w+\s+)?(?:pas|jamais)|défendu\w*|"
     r"nunca|jam[aá]s|prohibid\w*|proibid\w*|n[ãa]o|mai|vietat\w*|niet|nooit|verboden|nigdy|zabronion\w*|"
     r"никогда|нельзя|запрещ\w*|не)\b"
@@ -187,3 +187,19 @@ PROHIBIT_MORE = _c(
 def prohibits(text: str) -> bool:
     """Whether ``text`` has prohibitive force in one of the cue lexicon's languages (PROHIBIT, PROHIBIT_MORE)."""
     return PROHIBIT.search(text) is not None or PROHIBIT_MORE.search(text) is not None
+
+
+_LEAD_IN_END = re.compile(r"(?::|：|\*\*:?|__:?)\s*$")  # "Never:", "**Do not**", "__Avoid__"
+_SENTENCE_END = re.compile(r"[.!?;。！？；]\s*$")
+
+
+def introduces_list(line: str) -> bool:
+    """Whether a line right above a list is its lead-in rather than a statement of its own: one short line
+    ending in a colon or a bold label ("Never:", "**Do not**"), or a few words without a sentence's end
+    ("禁止事项", "Forbidden")."""
+    line = line.strip()
+    if not line or "\n" in line or len(line) > 120:
+        return False
+    if _LEAD_IN_END.search(line):
+        return True
+    return not _SENTENCE_END.search(line) and len(line.split()) <= 8

@@ -19,6 +19,7 @@ from pathlib import PurePosixPath
 import yaml
 from markdown_it import MarkdownIt
 
+from aac.classifiers.cues import introduces_list
 from aac.processing.normalize import SAFE_LOADER
 from aac.tokens import count_tokens
 
@@ -444,7 +445,7 @@ def _segment_markdown_tokens(body: str, tokens, out: _Builder, line_offset: int,
         if t in ("bullet_list_open", "ordered_list_open"):
             # a list right under a short introducing line ("**Don't:**", "Never:", "禁止事项") is governed by it
             lead = ""
-            if lead_para == (i - 1, len(out.segments)) and _lead_in_shape(out.segments[-1].text):
+            if lead_para == (i - 1, len(out.segments)) and introduces_list(out.segments[-1].text):
                 lead = out.segments[-1].text
             out.lead_ins.append(lead)
         elif t in ("bullet_list_close", "ordered_list_close"):
@@ -496,18 +497,6 @@ def _segment_markdown_tokens(body: str, tokens, out: _Builder, line_offset: int,
     del out.lead_ins[lists_base:]
 
 
-_SENTENCE_END = re.compile(r"[.!?;。！？；]\s*$")
-
-
-def _lead_in_shape(text: str) -> bool:
-    """A line that introduces a list rather than says something itself: one short line ending in a colon or a
-    bold label ("Never:", "**Do not**"), or a few words without a sentence's end ("禁止事项", "Forbidden")."""
-    text = text.strip()
-    if "\n" in text or len(text) > 120:
-        return False
-    if _LEAD_IN.search(text) or text.endswith("："):
-        return True
-    return not _SENTENCE_END.search(text) and len(text.split()) <= 8
 
 
 def _parse_part(lines: list[str], out: _Builder, line_offset: int, how: _Markdown) -> list:
