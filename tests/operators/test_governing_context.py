@@ -189,12 +189,20 @@ def _classifier():
     return get_classifier("default")
 
 
-def _kb(text: str, tmp_name: str = "gen.md"):
+def _kb(text: str):
+    """The file's items as `aac compact FILE` reads them (through a file: the path says it is Markdown)."""
+    import tempfile
+    from pathlib import Path
+
     from aac.operators import KnowledgeBase
-    from aac.operators.ingest import rows_from_text
+    from aac.operators.ingest import rows_from_file
     from aac.tokens import count_tokens
 
-    return KnowledgeBase.from_rows(rows_from_text(text, tmp_name, _classifier()), source_tokens=count_tokens(text))
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "gen.md"
+        path.write_text(text, encoding="utf-8")
+        rows = rows_from_file(path, _classifier())
+    return KnowledgeBase.from_rows(rows, source_tokens=count_tokens(text))
 
 
 def _check(output: str, expected, require_all: bool) -> None:
@@ -222,10 +230,12 @@ def test_no_output_shows_a_governed_item_without_its_context(doc):
     retriever = TypeRetriever(kb.items)
     for bullet, _ in expected[:3]:
         hits = retriever.retrieve(bullet, k=5)
-        _check(hits.text, expected, require_all=False)
-        from aac.operators.context import render_with_context
+        _check(render_hits(hits), expected, require_all=False)
 
-        _check("\n".join(render_with_context(i) for i in hits.items), expected, require_all=False)
+
+def render_hits(hits) -> str:
+    """What a runtime shows of retrieval hits: ``Retrieved.text`` (before the fix: the items' texts)."""
+    return hits.text if hasattr(hits, "text") else "\n".join(i.text for i in hits.items)
 
 
 def test_the_generator_writes_what_it_says():
