@@ -111,20 +111,25 @@ def governed_presence(output: str, items: Sequence) -> dict[str, bool]:
     only bullets of the same block between them and the context lines above) or in line form (a line starting
     with the context prefix and holding the item's first line). Items no context governs are True."""
     lines = output.split("\n")
+    at: dict[str, list[int]] = {}  # line -> where it occurs: one pass, whatever the number of items
+    for i, ln in enumerate(lines):
+        if ln.startswith(BULLET):
+            at.setdefault(ln, []).append(i)
     found: dict[str, bool] = {}
     for it in items:
         ctx = context_of(it)
         if not ctx:
             found[it.id] = True
             continue
-        found[it.id] = _in_block(lines, ctx, bullet(it.text).split("\n")) or _in_line(lines, ctx, it.text)
+        rendered = bullet(it.text).split("\n")
+        found[it.id] = _in_block(lines, at.get(rendered[0], ()), ctx, rendered) or _in_line(lines, ctx, it.text)
     return found
 
 
-def _in_block(lines: list[str], ctx: tuple[str, ...], rendered: list[str]) -> bool:
-    first, k = rendered[0], len(rendered)
-    for i, ln in enumerate(lines):
-        if ln != first or lines[i:i + k] != rendered:
+def _in_block(lines: list[str], starts, ctx: tuple[str, ...], rendered: list[str]) -> bool:
+    k = len(rendered)
+    for i in starts:
+        if lines[i:i + k] != rendered:
             continue
         j = i - 1
         while j >= 0 and (lines[j].startswith(BULLET) or lines[j].startswith(INDENT) or not lines[j].strip()):
