@@ -18,6 +18,7 @@ prohibition cues fire (``aac.classifiers.cues.prohibits``, several languages).
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import Iterable, Sequence
 
@@ -28,9 +29,15 @@ BULLET = "- "
 INDENT = "  "
 
 
+# Asides in a heading or lead-in say nothing of the items under it: "DRY Principle (Don't Repeat Yourself)",
+# 'Rule #2: "I Don't Know" Honesty', "Structuur (is mogelijk nog niet zo)", "Capabilities (that CDP cannot do):".
+_ASIDE = re.compile(r"\([^()]*\)|\[[^\[\]]*\]|\"[^\"]*\"|“[^”]*”|「[^」]*」|『[^』]*』")
+
+
 @lru_cache(maxsize=65_536)
 def prohibitive(line: str) -> bool:
-    return bool(line.strip()) and _prohibits(line)
+    """Whether a heading or lead-in line gives the items under it prohibitive force (its asides aside)."""
+    return _prohibits(_ASIDE.sub(" ", line)) if line.strip() else False
 
 
 @lru_cache(maxsize=65_536)

@@ -19,6 +19,9 @@ from aac.operators.verify import verify
     (("Verboten",), "For the database:", ("Verboten:", "For the database:")),
     (("Guide", "Setup"), "Steps:", ()),
     (("Notes",), "", ()),
+    (("DRY Principle (Don't Repeat Yourself)",), "", ()),  # an aside says nothing of the items under it
+    (('Rule #2: "I Don\'t Know" Honesty',), "", ()),
+    (("Tools",), "Capabilities (that CDP cannot do):", ()),
 ])
 def test_what_governs_an_item(section, lead_in, expected):
     assert governing_context(section, lead_in) == expected
