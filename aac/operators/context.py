@@ -23,7 +23,7 @@ from functools import lru_cache
 from typing import Iterable, Sequence
 
 from aac.classifiers.cues import prohibits as _prohibits
-from aac.tokens import count_tokens
+from aac.core.tokens import count_tokens
 
 BULLET = "- "
 INDENT = "  "

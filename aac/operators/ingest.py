@@ -13,7 +13,7 @@ from typing import Callable, Sequence
 
 import regex as re
 
-from aac.classifiers.cues import introduces_list
+from aac.core.lead_in import introduces_list
 
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")

@@ -196,7 +196,7 @@ def _kb(text: str):
 
     from aac.operators import KnowledgeBase
     from aac.operators.ingest import rows_from_file
-    from aac.tokens import count_tokens
+    from aac.core.tokens import count_tokens
 
     with tempfile.TemporaryDirectory() as d:
         path = Path(d) / "gen.md"

@@ -64,7 +64,7 @@ def test_rows_with_and_without_a_lead_in():
 
 
 def test_the_segmenter_records_lead_ins():
-    from aac.processing.segment import segment
+    from aac.core.segment import segment
 
     doc = ("# T\n\n**Do not**\n\n- Hardcode colours.\n- Add a theme.\n\nNever commit secrets.\n- Run tests.\n\n"
            "Rules:\n- Outer:\n  - Inner.\n\nA paragraph.\n")
