@@ -30,7 +30,7 @@ def publish(
         opt = OptOut.load(optout_path)
         result = build_hub_folder(Corpus(corpus), out, repo_id=repo_id, optout=opt)
     except (HubFolderInvalid, ValueError, FileNotFoundError) as exc:
-        console.print(f"[red]publish failed:[/red] {one_line(exc)}")
+        console.print(f"publish failed: {one_line(exc)}", style="red")
         raise typer.Exit(1)
     rows = ", ".join(f"{k}={v}" for k, v in result.report.rows.items())
     held = ", ".join(f"{k}={v}" for k, v in result.report.held_back.items()) or "none"
@@ -45,12 +45,12 @@ def publish(
 
     settings = Settings.from_env()
     if not settings.hf_token:
-        console.print("[red]HF_TOKEN is not set: export a token with write access to upload[/red]")
+        console.print("HF_TOKEN is not set: export a token with write access to upload", style="red")
         raise typer.Exit(1)
     try:
         up = upload_hub_folder(out, repo_id, settings.hf_token, endpoint=settings.hf_endpoint, private=private)
     except UploadError as exc:
-        console.print(f"[red]{' '.join(str(exc).split())}[/red]")
+        console.print(f"{' '.join(str(exc).split())}", style="red")
         raise typer.Exit(1)
     typer.echo(f"uploaded {len(up.files)} files to {repo_id}" + (f": {up.commit_url}" if up.commit_url else ""))
 
@@ -80,7 +80,7 @@ def pull(
     except Exception as exc:  # one clear line (no token) instead of a traceback
         from aac.config import scrub
 
-        console.print(f"[red]pull failed:[/red] {scrub(one_line(exc), settings)}")
+        console.print(f"pull failed: {scrub(one_line(exc), settings)}", style="red")
         raise typer.Exit(1)
     rows = ", ".join(f"{k}={v}" for k, v in result.rows.items())
     typer.echo(f"installed {result.snapshot} into {corpus} ({rows}); catalog "
@@ -114,14 +114,14 @@ def refresh(
     try:
         target.check_writable()
     except OSError as exc:
-        console.print(f"[red]{exc}[/red]")
+        console.print(f"{exc}", style="red")
         raise typer.Exit(1)
 
     try:
         with refresh_lock(target.root):
             _refresh(target, settings, incoming, api_url, platform, process, fetch_workers, graphql_batch)
     except RefreshRunning as exc:
-        console.print(f"[red]{exc}[/red]")
+        console.print(f"{exc}", style="red")
         raise typer.Exit(1)
 
 
@@ -146,8 +146,8 @@ def _refresh(target, settings, incoming: Path | None, api_url: str | None, platf
                                        previous=target, fetch_workers=fetch_workers or settings.fetch_workers,
                                        graphql_batch=graphql_batch)
         except Exception as exc:  # one scrubbed line, never a token
-            console.print(f"[red]crawl failed:[/red] {scrub(one_line(exc), settings)} (its progress is kept in "
-                          f"{incoming}: the next `aac refresh` within a day resumes it)")
+            console.print(f"crawl failed: {scrub(one_line(exc), settings)} (its progress is kept in "
+                          f"{incoming}: the next `aac refresh` within a day resumes it)", style="red")
             raise typer.Exit(1)
         typer.echo(f"crawled into {incoming}: {summary.line()}")
     try:
@@ -156,7 +156,7 @@ def _refresh(target, settings, incoming: Path | None, api_url: str | None, platf
 
         mark_merged(incoming)
     except FileNotFoundError as exc:
-        console.print(f"[red]{exc}[/red]")
+        console.print(f"{exc}", style="red")
         raise typer.Exit(1)
     if report.recorded:
         typer.echo(f"version {report.version}: added={report.added} changed={report.changed} "
