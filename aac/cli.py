@@ -146,6 +146,14 @@ def main() -> None:
     except Abort:
         console.print("aborted", style="red")
         raise SystemExit(1) from None
+    except ModuleNotFoundError as exc:  # `pip install aac` without the extra this command needs
+        from aac.extras import missing_extra_message
+
+        message = missing_extra_message(exc)
+        if message is None or os.environ.get("AAC_DEBUG"):
+            raise
+        console.print(f"error: {message}", style="red")
+        raise SystemExit(2) from None
     except USER_ERRORS as exc:
         if os.environ.get("AAC_DEBUG"):
             raise

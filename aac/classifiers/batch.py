@@ -10,7 +10,7 @@ import pyarrow as pa
 
 from aac.classifiers.base import Classifier, ItemInput, Prediction, failed
 from aac.jsonsafe import finite
-from aac.schema import TYPES
+from aac.labels import TYPES
 
 BATCH = 4096
 

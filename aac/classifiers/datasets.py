@@ -14,7 +14,7 @@ from pathlib import Path
 
 from aac.classifiers.base import ItemInput
 from aac.labels import parse_type
-from aac.schema import TYPES
+from aac.labels import TYPES
 
 
 @dataclass(frozen=True)

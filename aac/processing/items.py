@@ -9,9 +9,7 @@ from __future__ import annotations
 import logging
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterable, Iterator
-
-import pyarrow as pa
+from typing import TYPE_CHECKING, Iterable, Iterator
 
 from aac.classifiers import get_classifier
 from aac.classifiers.base import Classifier, ItemInput
@@ -19,9 +17,10 @@ from aac.ids import artifact_id as make_artifact_id
 from aac.ids import item_id
 from aac.processing.scope import scope_of, topic_of
 from aac.processing.segment import Segment, segment_document
-from aac.schema import ITEMS
 
-_COLUMNS = ITEMS.names
+if TYPE_CHECKING:
+    import pyarrow as pa
+
 log = logging.getLogger(__name__)
 
 
@@ -115,7 +114,11 @@ def itemize_many(
 
 
 def _batch(rows: list[dict]) -> pa.RecordBatch:
-    columns = {name: [r[name] for r in rows] for name in _COLUMNS}
+    import pyarrow as pa  # here, not at the top: the operators' items_from_file runs on `pip install aac` alone
+
+    from aac.schema import ITEMS
+
+    columns = {name: [r[name] for r in rows] for name in ITEMS.names}
     return pa.RecordBatch.from_pydict(columns, schema=ITEMS)
 
 
