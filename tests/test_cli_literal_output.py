@@ -108,3 +108,21 @@ def test_no_rich_markup_tags_left_in_messages():
                     continue
                 offenders.append(f"{path.relative_to(PACKAGE)}:{node.lineno}: {node.value[:40]!r}")
     assert offenders == []
+
+
+def test_progress_columns_print_their_fields_literally():
+    """A progress line shows queries, names and paths: its text columns read no markup either."""
+    offenders = []
+    for path, src in _sources():
+        for node in ast.walk(ast.parse(src)):
+            if not isinstance(node, ast.Call):
+                continue
+            f = node.func
+            name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+            literal = any(k.arg == "markup" and isinstance(k.value, ast.Constant) and k.value.value is False
+                          for k in node.keywords)
+            if name == "TextColumn" and not literal:
+                offenders.append(f"{path.relative_to(PACKAGE)}:{node.lineno}: TextColumn without markup=False")
+            if name == "Progress" and any(isinstance(a, (ast.Constant, ast.JoinedStr)) for a in node.args):
+                offenders.append(f"{path.relative_to(PACKAGE)}:{node.lineno}: Progress column given as a markup string")
+    assert offenders == []

@@ -199,7 +199,7 @@ def _retype(corpus: Path, classifier: str, runner: str, address: str | None, clf
         console.print(f"corpus {corpus} has no items table", style="red")
         raise typer.Exit(2)
     if runner == "local":
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
         from aac.classifiers.base import get_classifier
         from aac.classifiers.batch import retype_corpus
@@ -209,7 +209,7 @@ def _retype(corpus: Path, classifier: str, runner: str, address: str | None, clf
 
         total = c.count("items")
         clf = clf if clf is not None else get_classifier(classifier)
-        with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+        with Progress(TextColumn("{task.description}", markup=False), BarColumn(), MofNCompleteColumn(),
                       TimeRemainingColumn(), console=console) as bar, \
                 rewriting_items(c, fingerprint_of(clf), whole_table=True):  # so `aac process` knows who typed them
             task = bar.add_task(f"classify ({classifier})", total=total)

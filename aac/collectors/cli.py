@@ -101,7 +101,7 @@ def _run_with_progress(corpus, url, tokens, platforms, console, fetch_workers, g
     n_queries = len(platform_queries(platforms))
     state = {"waits": 0}
     with Progress(TextColumn("crawl {task.fields[query]}", markup=False), BarColumn(), MofNCompleteColumn(),
-                  TextColumn("{task.fields[info]}"), TimeElapsedColumn(), console=console,
+                  TextColumn("{task.fields[info]}", markup=False), TimeElapsedColumn(), console=console,
                   transient=False) as progress:
         task = progress.add_task("crawl", total=n_queries, query="", info="")
 
