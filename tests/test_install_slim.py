@@ -99,6 +99,9 @@ print(json.dumps({{"types": sorted({{r["type"] for r in rows}}), "n": len(rows)}
     (["process", "--corpus", "."], None),
     (["crawl", "--local", ".", "--corpus", "c"], None),
     (["pull", "--from-folder", ".", "--corpus", "c"], None),
+    (["publish", "--corpus", ".", "--out", "hub", "--dry-run"], None),
+    (["demo", "--files", "5", "--corpus", "d"], None),
+    (["annotate", "agreement", "--corpus", "."], None),
 ])
 def test_a_command_needing_the_pipeline_extra_says_the_install_line(tmp_path, args, module):
     res = _aac(*args, cwd=tmp_path)
