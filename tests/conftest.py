@@ -48,7 +48,7 @@ class _ExtraAwareModule(pytest.Module):
         try:
             return super()._getobj()
         except self.CollectError as exc:
-            from aac.extras import missing_extra_message
+            from aac.core.extras import missing_extra_message
 
             message = missing_extra_message(exc.__cause__) if exc.__cause__ is not None else None
             if message is None:
@@ -63,7 +63,7 @@ def pytest_pycollect_makemodule(module_path, parent):
 
 def needs_extra(module: str):
     """Skip the calling test when an extra's module is absent (a test that reaches the pipeline at run time)."""
-    from aac.extras import EXTRA_OF_MODULE, install_line
+    from aac.core.extras import EXTRA_OF_MODULE, install_line
 
     extra = EXTRA_OF_MODULE[module]
     return pytest.importorskip(module, reason=f"needs the {extra} extra ({install_line(extra)})")
@@ -109,6 +109,6 @@ def phrasing_path() -> Path:
 def corpus(tmp_path):
     needs_extra("duckdb")
     needs_extra("pyarrow")
-    from aac.store import Corpus
+    from aac.core.store import Corpus
 
     return Corpus(tmp_path / "corpus-root")

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from aac.extras import EXTRA_OF_MODULE, missing_extra_message
+from aac.core.extras import EXTRA_OF_MODULE, missing_extra_message
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 BLOCKER = f"""

@@ -9,8 +9,8 @@ from typing import Callable, Iterator, Sequence
 import pyarrow as pa
 
 from aac.classifiers.base import Classifier, ItemInput, Prediction, failed
-from aac.jsonsafe import finite
-from aac.labels import TYPES
+from aac.core.jsonsafe import finite
+from aac.core.labels import TYPES
 
 BATCH = 4096
 
