@@ -8,16 +8,9 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-SCHEMA_VERSION = 1
+from aac.core.labels import TYPE_NAMES, TYPES  # noqa: F401  (re-exported: the five types live where no pyarrow is needed)
 
-TYPES: tuple[str, ...] = ("C", "P", "B", "F", "E")
-TYPE_NAMES: dict[str, str] = {
-    "C": "Constraint",
-    "P": "Procedural",
-    "B": "Belief",
-    "F": "Preference",
-    "E": "Episodic",
-}
+SCHEMA_VERSION = 1
 
 _ts = pa.timestamp("us", tz="UTC")
 
@@ -86,6 +79,7 @@ ITEMS = pa.schema(
         pa.field("scope", pa.list_(pa.string())),  # topics; "*" = global; "glob:<pattern>" = file scope
         pa.field("authority", pa.string()),
         pa.field("n_tokens", pa.int32()),
+        pa.field("lead_in", pa.string()),  # "**Don't:**" over the item's list: null when none (or written before)
     ]
 )
 
