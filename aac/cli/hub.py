@@ -7,6 +7,7 @@ from pathlib import Path
 import typer
 
 from aac.cli import CorpusOpt, console, one_line
+from aac.core.errors import InputError
 
 
 def publish(
@@ -42,12 +43,15 @@ def publish(
 
     try:
         report = publish_job(options, PublishStages(build=build_and_say))
-    except (HubFolderInvalid, ValueError, FileNotFoundError) as exc:
+    except HubFolderInvalid as exc:
         console.print(f"[red]publish failed:[/red] {one_line(exc)}")
-        raise typer.Exit(1)
+        raise typer.Exit(exc.exit_code)
     except (MissingHubToken, UploadError) as exc:
         console.print(f"[red]{' '.join(str(exc).split())}[/red]")
-        raise typer.Exit(1)
+        raise typer.Exit(exc.exit_code)
+    except (ValueError, OSError) as exc:  # a malformed or missing opt-out list: bad input
+        console.print(f"[red]publish failed:[/red] {one_line(exc)}")
+        raise typer.Exit(InputError.exit_code)
     if report.uploaded_files is not None:
         typer.echo(f"uploaded {report.uploaded_files} files to {repo_id}"
                    + (f": {report.commit}" if report.commit and report.commit != repo_id else ""))
@@ -117,8 +121,11 @@ def refresh(
     except RefreshCrawlFailed as exc:  # one scrubbed line, never a token
         console.print(f"[red]crawl failed:[/red] {scrub(one_line(exc.cause), settings)} (its progress is kept in "
                       f"{exc.folder}: the next `aac refresh` within a day resumes it)")
-        raise typer.Exit(1)
-    except (OSError, RefreshRunning) as exc:  # not writable, no crawl in --incoming, another refresh running
+        raise typer.Exit(exc.exit_code)
+    except RefreshRunning as exc:  # another refresh holds the corpus
+        console.print(f"[red]{exc}[/red]")
+        raise typer.Exit(exc.exit_code)
+    except OSError as exc:  # not writable, no crawl in --incoming
         console.print(f"[red]{exc}[/red]")
         raise typer.Exit(1)
     _print_refresh(report, process)

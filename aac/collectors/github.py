@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote, urlparse
 
+from aac.core.errors import RunError
 from aac.collectors.clock import Clock, RealClock
 from aac.collectors.crawl import Hit, Page
 from aac.collectors.validators import ValidatorCache, request_key
@@ -86,7 +87,7 @@ def _payload(data: dict, full_name: str, api: int) -> dict:
     return out
 
 
-class GitHubError(RuntimeError):
+class GitHubError(RunError, RuntimeError):
     """A request that failed for good (after retries, or a 4xx that retrying cannot fix)."""
 
     def __init__(self, message: str, status: int | None = None):

@@ -11,10 +11,11 @@ from pathlib import Path
 
 import yaml
 
+from aac.core.errors import RunError
 from aac.hub.layout import CONFIGS
 
 
-class HubFolderInvalid(Exception):
+class HubFolderInvalid(RunError):
     """The folder would not load on the Hub (or for a downloader); the message says which config and why."""
 
 

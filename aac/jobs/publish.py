@@ -10,6 +10,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Callable
 
+from aac.core.errors import RunError
 from aac.core.config import Settings
 
 
@@ -25,7 +26,7 @@ class PublishOptions:
     private: bool = False  # create the Hub repo as private
 
 
-class MissingHubToken(RuntimeError):
+class MissingHubToken(RunError, RuntimeError):
     """An upload was asked for without HF_TOKEN in the environment."""
 
 

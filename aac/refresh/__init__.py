@@ -1,5 +1,7 @@
 """Incremental refresh: merge a fresh crawl into the corpus as a new version (changelog, tombstones)."""
 
+from aac.core.errors import Refused
+
 
 def new_run_folder(corpus_root) -> "Path":
     """A fresh folder for one refresh crawl: never an earlier run's (whose finished frontier would be resumed)."""
@@ -68,7 +70,7 @@ def mark_merged(folder) -> None:
         pass
 
 
-class RefreshRunning(RuntimeError):
+class RefreshRunning(Refused, RuntimeError):
     """Another refresh holds the corpus."""
 
 
