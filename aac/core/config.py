@@ -51,6 +51,7 @@ def _tokens_from_env(env: dict[str, str]) -> tuple[Secret, ...]:
 
 
 DEFAULT_GITHUB_API = "https://api.github.com"
+_SECRET_VARIABLES = {"AAC_LLM_API_KEY"}  # held as a Secret, never in ``extra`` (whose values show in a repr)
 DEFAULT_FETCH_WORKERS = 8  # parallel raw-content downloads per partition (no API quota; latency-bound)
 
 
@@ -120,7 +121,7 @@ class Settings:
             llm_model=env.get("AAC_LLM_MODEL") or None,
             llm_api_key=Secret(llm_key) if llm_key else None,
             llm_cache=Path(env["AAC_LLM_CACHE"]) if env.get("AAC_LLM_CACHE") else None,
-            extra={k: v for k, v in env.items() if k.startswith("AAC_")},
+            extra={k: v for k, v in env.items() if k.startswith("AAC_") and k not in _SECRET_VARIABLES},
         )
 
     def secret_values(self) -> list[str]:
