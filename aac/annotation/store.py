@@ -25,8 +25,11 @@ def save(corpus: Corpus, rows: Sequence[dict]) -> int:
     """Upsert annotation rows (key item_id, annotator, round)."""
     if not rows:
         return 0
+    from aac.core.corpus_lock import corpus_lock
+
     cols = {f.name: [r.get(f.name) for r in rows] for f in ANNOTATIONS}
-    return corpus.upsert("annotations", pa.Table.from_pydict(cols, schema=ANNOTATIONS))
+    with corpus_lock(corpus.root, "aac annotate"):  # never beside a pull or process rewriting the corpus
+        return corpus.upsert("annotations", pa.Table.from_pydict(cols, schema=ANNOTATIONS))
 
 
 def adjudication_queue(corpus: Corpus) -> list[dict]:

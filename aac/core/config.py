@@ -79,6 +79,14 @@ def _whole_number(env: dict[str, str], name: str) -> int | None:
         raise ValueError(f"{name} must be a whole number of processes, got {raw!r}") from None
 
 
+def _seconds(raw: str | None) -> float | None:
+    """A wait in seconds, at least 0; None when unset or not a number (the caller's default applies)."""
+    try:
+        return max(0.0, float(raw)) if raw is not None and raw.strip() else None
+    except ValueError:
+        return None
+
+
 @dataclass(frozen=True)
 class Settings:
     corpus: Path = Path("data")
@@ -86,7 +94,7 @@ class Settings:
     github_tokens: tuple[Secret, ...] = ()
     hf_token: Secret | None = None
     hf_endpoint: str | None = None
-    hf_repo_id: str = "aac-project/AgentArtifactCorpus"
+    hf_repo_id: str | None = None  # no default repository: `aac pull` and uploads name theirs
     fetch_workers: int = DEFAULT_FETCH_WORKERS
     hf_repo_id_set: str | None = None  # AAC_HF_REPO_ID as given (None: unset; the flows upload only when set)
     debug: bool = False  # AAC_DEBUG: the CLI re-raises errors with their traceback
@@ -97,6 +105,7 @@ class Settings:
     llm_model: str | None = None  # AAC_LLM_MODEL
     llm_api_key: Secret | None = None  # AAC_LLM_API_KEY, else OPENAI_API_KEY
     llm_cache: Path | None = None  # AAC_LLM_CACHE: the replies' cache (default ~/.cache/aac/llm_cache.duckdb)
+    lock_wait_s: float | None = None  # AAC_LOCK_WAIT: seconds a writer waits for a busy corpus (None: the default)
     extra: dict[str, str] = field(default_factory=dict)
 
     @classmethod
@@ -110,7 +119,7 @@ class Settings:
             github_tokens=_tokens_from_env(env),
             hf_token=Secret(hf) if hf else None,
             hf_endpoint=env.get("HF_ENDPOINT") or None,
-            hf_repo_id=env.get("AAC_HF_REPO_ID", "aac-project/AgentArtifactCorpus"),
+            hf_repo_id=env.get("AAC_HF_REPO_ID") or None,
             fetch_workers=_positive_int(env, "AAC_FETCH_WORKERS", DEFAULT_FETCH_WORKERS),
             hf_repo_id_set=env.get("AAC_HF_REPO_ID") or None,
             debug=bool(env.get("AAC_DEBUG")),
@@ -121,6 +130,7 @@ class Settings:
             llm_model=env.get("AAC_LLM_MODEL") or None,
             llm_api_key=Secret(llm_key) if llm_key else None,
             llm_cache=Path(env["AAC_LLM_CACHE"]) if env.get("AAC_LLM_CACHE") else None,
+            lock_wait_s=_seconds(env.get("AAC_LOCK_WAIT")),
             extra={k: v for k, v in env.items() if k.startswith("AAC_") and k not in _SECRET_VARIABLES},
         )
 

@@ -4,9 +4,9 @@ exits with the same ``exit_code``).
 
 | status | class | meaning |
 |---|---|---|
-| 2 | :class:`InputError` | the command was called wrongly: an option, or an input it was given (missing, malformed, unknown name) |
+| 2 | :class:`InputError` | the command was called wrongly: an option, or an input it names (missing, malformed, an unknown name, a corpus another command is writing, a folder it may not write) |
 | 1 | :class:`RunError` | the run could not finish: an outside service failed, its setup is missing (a token), the data it found is unfit |
-| 3 | :class:`Refused` | the command refuses to produce the result: it would be unsafe, or another run holds the corpus |
+| 3 | :class:`Refused` | the command refuses to produce the result: it would be unsafe |
 
 Python's own ``OSError``, ``ValueError`` and ``KeyError`` that reach the command are input errors (status 2).
 Each class keeps the built-in base it had (``ValueError``, ``RuntimeError``) so existing ``except`` clauses hold.
@@ -22,7 +22,7 @@ class AacError(Exception):
 
 
 class InputError(AacError):
-    """Bad usage or bad input named on the command line (exit status 2)."""
+    """Bad usage, or an input the command names that it cannot use (exit status 2)."""
 
     exit_code = 2
 
@@ -34,6 +34,6 @@ class RunError(AacError):
 
 
 class Refused(AacError):
-    """The result would be unsafe, or another run holds the corpus: nothing is written (exit status 3)."""
+    """The result would be unsafe: nothing is written (exit status 3)."""
 
     exit_code = 3

@@ -1,7 +1,5 @@
 """Incremental refresh: merge a fresh crawl into the corpus as a new version (changelog, tombstones)."""
 
-from aac.core.errors import Refused
-
 
 def new_run_folder(corpus_root) -> "Path":
     """A fresh folder for one refresh crawl: never an earlier run's (whose finished frontier would be resumed)."""
@@ -68,46 +66,3 @@ def mark_merged(folder) -> None:
         (Path(folder) / MERGED_MARKER).write_text("merged\n", encoding="utf-8")
     except OSError:
         pass
-
-
-class RefreshRunning(Refused, RuntimeError):
-    """Another refresh holds the corpus."""
-
-
-def refresh_lock(corpus_root):
-    """Held for a whole refresh: a second one started meanwhile (a manual run beside the schedule) would resume the
-    same run folder and crawl into it, and both would merge into one version number. The lock is the kernel's
-    (``flock``), so a killed refresh never leaves it behind."""
-    import contextlib
-    import os
-    from pathlib import Path
-
-    @contextlib.contextmanager
-    def held():
-        try:
-            import fcntl
-        except ImportError:  # no flock (Windows): refreshes are not guarded
-            yield
-            return
-        Path(corpus_root).mkdir(parents=True, exist_ok=True)
-        path = Path(corpus_root) / ".refresh.lock"
-        with open(path, "a+", encoding="utf-8") as f:
-            try:
-                fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                f.seek(0)
-                holder = f.read().strip() or "another process"
-                raise RefreshRunning(f"another refresh of {corpus_root} is running ({holder}); try again when it "
-                                     "ends") from None
-            f.seek(0)
-            f.truncate()
-            f.write(f"pid {os.getpid()}\n")
-            f.flush()
-            try:
-                yield
-            finally:
-                f.seek(0)
-                f.truncate()
-                fcntl.flock(f, fcntl.LOCK_UN)
-
-    return held()

@@ -18,11 +18,12 @@ def _classes():
     from aac.hub.validate import HubFolderInvalid
     from aac.jobs.publish import MissingHubToken
     from aac.jobs.refresh import RefreshCrawlFailed
-    from aac.refresh import RefreshRunning
+    from aac.core.corpus_lock import CorpusLocked
+    from aac.hub.publish import NotAPublishFolder
 
     return {SnapshotError: 2, QueryError: 2, GraphQLError: 2, GitHubError: 1, GraphQLUnusable: 1, LLMReplyError: 1,
-            EndpointRefused: 1, HubFolderInvalid: 1, UploadError: 1, WorkingCorpusError: 1, MissingHubToken: 1,
-            RefreshCrawlFailed: 1, RefreshRunning: 3}
+            EndpointRefused: 1, HubFolderInvalid: 1, UploadError: 1, WorkingCorpusError: 2, MissingHubToken: 1,
+            RefreshCrawlFailed: 1, CorpusLocked: 2, NotAPublishFolder: 2}
 
 
 def test_every_error_class_is_an_aac_error_with_its_kinds_exit_status():
@@ -33,9 +34,9 @@ def test_every_error_class_is_an_aac_error_with_its_kinds_exit_status():
 
 def test_the_old_builtin_bases_still_catch_them():
     from aac.collectors.emulator.snapshot import SnapshotError
-    from aac.refresh import RefreshRunning
+    from aac.core.corpus_lock import CorpusLocked
 
-    assert issubclass(SnapshotError, ValueError) and issubclass(RefreshRunning, RuntimeError)
+    assert issubclass(SnapshotError, ValueError) and issubclass(CorpusLocked, OSError)
 
 
 @pytest.mark.parametrize("error, status", [(InputError("bad"), 2), (RunError("failed"), 1), (Refused("unsafe"), 3),
