@@ -106,6 +106,8 @@ class Settings:
     llm_api_key: Secret | None = None  # AAC_LLM_API_KEY, else OPENAI_API_KEY
     llm_cache: Path | None = None  # AAC_LLM_CACHE: the replies' cache (default ~/.cache/aac/llm_cache.duckdb)
     lock_wait_s: float | None = None  # AAC_LOCK_WAIT: seconds a writer waits for a busy corpus (None: the default)
+    hooks_cache: Path | None = None  # AAC_HOOKS_CACHE: the agent hooks' cache folder
+    xdg_cache_home: str | None = None  # XDG_CACHE_HOME: the user's cache root (hooks cache under it by default)
     extra: dict[str, str] = field(default_factory=dict)
 
     @classmethod
@@ -131,6 +133,8 @@ class Settings:
             llm_api_key=Secret(llm_key) if llm_key else None,
             llm_cache=Path(env["AAC_LLM_CACHE"]) if env.get("AAC_LLM_CACHE") else None,
             lock_wait_s=_seconds(env.get("AAC_LOCK_WAIT")),
+            hooks_cache=Path(env["AAC_HOOKS_CACHE"]) if env.get("AAC_HOOKS_CACHE") else None,
+            xdg_cache_home=env.get("XDG_CACHE_HOME") or None,
             extra={k: v for k, v in env.items() if k.startswith("AAC_") and k not in _SECRET_VARIABLES},
         )
 
