@@ -10,7 +10,7 @@ import pyarrow as pa
 
 from aac.classifiers.base import Classifier, ItemInput, Prediction, failed
 from aac.core.jsonsafe import finite
-from aac.core.schema import TYPES
+from aac.core.labels import TYPES
 
 BATCH = 4096
 
