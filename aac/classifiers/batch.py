@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Callable, Iterator, Sequence
+from typing import Callable, Iterator
 
 import pyarrow as pa
 
@@ -13,6 +13,14 @@ from aac.core.jsonsafe import finite
 from aac.core.labels import TYPES
 
 BATCH = 4096
+
+
+def set_classify_workers(n: int | None) -> None:
+    """The processes this process scores big batches with; a worker of the processing pool passes 1 (the pool
+    already shares out the cores), as its initializer's argument rather than through the environment."""
+    from aac.classifiers.parallel import set_worker_count
+
+    set_worker_count(n)
 
 
 def _item(row: dict) -> ItemInput:
@@ -152,6 +160,3 @@ def count_failed(corpus) -> int:
     rows = corpus.sql("SELECT count(*) AS n FROM items WHERE list_contains(string_split(classifier, ':'), 'error')")
     return int(rows.to_pylist()[0]["n"])
 
-
-def labels_of(preds: Sequence[Prediction]) -> list[str]:
-    return [p.label for p in preds]

@@ -20,7 +20,6 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import os
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -28,8 +27,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
 
+from aac.core.errors import RunError
 from aac.classifiers.base import ItemInput, Prediction, fingerprint_of, make_fingerprint, one_hot
-from aac.core.config import Secret
+from aac.core.config import Secret, Settings
 from aac.core.labels import TYPE_NAMES, TYPES
 
 PROMPT_VERSION_LLM = "five-class-v1"
@@ -50,11 +50,11 @@ SYSTEM_MARGIN = (
 )
 
 
-class LLMReplyError(ValueError):
+class LLMReplyError(RunError, ValueError):
     """The endpoint answered, but not with the JSON object the prompt asks for."""
 
 
-class EndpointRefused(RuntimeError):
+class EndpointRefused(RunError, RuntimeError):
     """The endpoint refused the client itself (401/403/404): no later request can fare better."""
 
 
@@ -65,8 +65,7 @@ LOG = logging.getLogger(__name__)
 
 
 def api_key_from_env() -> Secret | None:
-    value = os.environ.get("AAC_LLM_API_KEY") or os.environ.get("OPENAI_API_KEY")
-    return Secret(value) if value else None
+    return Settings.from_env().llm_api_key
 
 
 def _scrub(text: str, key: Secret | None) -> str:
@@ -195,7 +194,7 @@ class ResponseCache:
 
 
 def default_cache_path() -> Path:
-    return Path(os.environ.get("AAC_LLM_CACHE") or Path.home() / ".cache" / "aac" / "llm_cache.duckdb")
+    return Settings.from_env().llm_cache or Path.home() / ".cache" / "aac" / "llm_cache.duckdb"
 
 
 def _post_within(client, url: str, body: dict, timeout: float):
@@ -224,13 +223,14 @@ class ChatClient:
 
     def __init__(self, base_url: str | None, model: str | None, api_key: Secret | None = None, timeout: float = 30.0,
                  retries: int = 2, concurrency: int = 4, cache: str | Path | None | bool = True, backoff: float = 0.5):
-        base_url = base_url or os.environ.get("AAC_LLM_BASE_URL")
+        settings = Settings.from_env()
+        base_url = base_url or settings.llm_base_url
         if not base_url:
             # a ValueError: the CLI's one-line error for a missing setting, whichever command asked for the classifier
             raise ValueError("LLM classifiers need an OpenAI-compatible endpoint: --llm-base-url where the command has "
                              "it, else AAC_LLM_BASE_URL")
         self.base_url = base_url.rstrip("/")
-        self.model = model or os.environ.get("AAC_LLM_MODEL") or "gpt-4o-mini"
+        self.model = model or settings.llm_model or "gpt-4o-mini"
         self.api_key = api_key if api_key is not None else api_key_from_env()
         self.timeout, self.retries, self.concurrency, self.backoff = timeout, retries, concurrency, backoff
         self.cache = ResponseCache(default_cache_path() if cache is True else (cache or None))
@@ -345,7 +345,7 @@ def llm_options(name: str, base_url: str | None = None, model: str | None = None
     the LLM variants take them as they are; ``cascade`` gets an LLM stage only when an endpoint is configured."""
     if name in ("llm", "safetymargin"):
         return {"base_url": base_url, "model": model}
-    if name == "cascade" and (base_url or os.environ.get("AAC_LLM_BASE_URL")):
+    if name == "cascade" and (base_url or Settings.from_env().llm_base_url):
         return {"llm": LLMClassifier(base_url=base_url, model=model)}
     return {}
 

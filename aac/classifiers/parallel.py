@@ -20,6 +20,8 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from aac.core.config import Settings
+
 log = logging.getLogger(__name__)
 
 MIN_ITEMS = 2048  # below this, shipping items to a worker costs more than it saves
@@ -27,15 +29,20 @@ IDLE_SECONDS = 120  # workers left idle this long exit; the next big batch start
 _disabled = False  # set when a pool failed: the rest of the run stays in-process
 
 
+_workers: int | None = None  # set in a worker process of the processing pool: its own classifier stays in-process
+
+
+def set_worker_count(n: int | None) -> None:
+    """Fix the processes a big batch is scored with in this process (None: back to the settings' default)."""
+    global _workers
+    _workers = n
+
+
 def worker_count() -> int:
-    """Processes to score a big batch with (``AAC_CLASSIFY_WORKERS``, else the usable CPUs)."""
-    env = os.environ.get("AAC_CLASSIFY_WORKERS", "").strip()
-    if env:
-        try:
-            n = int(env)
-        except ValueError:
-            raise ValueError(f"AAC_CLASSIFY_WORKERS must be a whole number of processes, got {env!r}") from None
-        return max(1, n)
+    """Processes to score a big batch with (:func:`set_worker_count`, else ``AAC_CLASSIFY_WORKERS``, else the CPUs)."""
+    configured = _workers or Settings.from_env().classify_workers
+    if configured:
+        return max(1, configured)
     try:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # not on Linux

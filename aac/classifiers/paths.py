@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
+
+from aac.core.config import Settings
 
 
 def shared_data() -> Path:
     """$AAC_SHARED_DATA, else ../shared/data next to the project root."""
-    env = os.environ.get("AAC_SHARED_DATA")
-    if env:
-        return Path(env)
+    configured = Settings.from_env().shared_data
+    if configured:
+        return configured
     return Path(__file__).resolve().parents[2].parent / "shared" / "data"

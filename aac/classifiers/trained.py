@@ -13,6 +13,7 @@ from typing import Sequence
 
 from aac.classifiers.base import ItemInput, Prediction, make_fingerprint
 from aac.classifiers.linear import CODE_VERSION, LinearModel, predictions, risk_adjust
+from aac.core.config import Settings
 
 MODEL_ENV = "AAC_CLASSIFIER_MODEL"
 
@@ -23,7 +24,7 @@ def shipped_model_path() -> Path:
 
 def model_path(path: str | os.PathLike | None = None) -> Path:
     """Explicit path, else $AAC_CLASSIFIER_MODEL (a file or a folder from ``aac classify train``), else shipped."""
-    chosen = path or os.environ.get(MODEL_ENV)
+    chosen = path or Settings.from_env().classifier_model
     if not chosen:
         return shipped_model_path()
     p = Path(chosen)

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import importlib
 import json
-import os
 import sys
 from pathlib import Path
 
 import typer
 
+from aac.core.config import Settings
+from aac.core.errors import AacError, InputError
 from aac.core.jsonsafe import finite
 from aac.core.terminal import plain_console
 
@@ -127,8 +128,10 @@ def _register_areas() -> None:
 _register_areas()
 
 
-# Bad input a command did not catch itself (a missing or unreadable file, a folder where a file was expected, a
-# malformed line, an unknown name): one scrubbed line and exit status 2 instead of a traceback. AAC_DEBUG=1 re-raises.
+# An error a command did not catch itself ends as one scrubbed line instead of a traceback: an AacError with its
+# class's exit status (aac.core.errors: input 2, run 1, refused 3); Python's errors of bad input (a missing or
+# unreadable file, a folder where a file was expected, a malformed line, an unknown name) with the input status 2.
+# AAC_DEBUG=1 re-raises.
 USER_ERRORS = (OSError, ValueError, KeyError)  # ValueError covers JSON and Unicode errors, and Arrow's ArrowInvalid
 
 
@@ -151,17 +154,17 @@ def main() -> None:
         from aac.core.extras import missing_extra_message
 
         message = missing_extra_message(exc)
-        if message is None or os.environ.get("AAC_DEBUG"):
+        if message is None or Settings.from_env().debug:
             raise
         console.print(f"error: {message}", style="red")
-        raise SystemExit(2) from None
-    except USER_ERRORS as exc:
-        if os.environ.get("AAC_DEBUG"):
+        raise SystemExit(InputError.exit_code) from None
+    except (AacError, *USER_ERRORS) as exc:
+        if Settings.from_env().debug:
             raise
         from aac.core.config import scrub
 
         console.print(f"error: {scrub(one_line(exc))}  (AAC_DEBUG=1 shows the traceback)", style="red")
-        raise SystemExit(2) from None
+        raise SystemExit(exc.exit_code if isinstance(exc, AacError) else InputError.exit_code) from None
     raise SystemExit(code if isinstance(code, int) else 0)
 
 

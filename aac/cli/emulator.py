@@ -36,9 +36,9 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
         try:
             server = EmulatorServer(snapshot, get_profile(profile), seed=seed,
                                     clock=RealClock() if real_clock else None, port=port)
-        except (SnapshotError, ValueError) as exc:
+        except (SnapshotError, ValueError) as exc:  # a malformed snapshot or profile: bad input
             typer.echo(f"error: {exc}", err=True)
-            raise typer.Exit(2)
+            raise typer.Exit(SnapshotError.exit_code)
         stop = threading.Event()
         for sig in (signal.SIGTERM, signal.SIGINT):
             signal.signal(sig, lambda *_: stop.set())

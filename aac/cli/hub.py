@@ -7,6 +7,7 @@ from pathlib import Path
 import typer
 
 from aac.cli import CorpusOpt, console, one_line
+from aac.core.errors import InputError
 
 
 def publish(
@@ -57,13 +58,16 @@ def publish(
         report = publish_job(options, PublishStages(build=build_and_say))
     except NotAPublishFolder as exc:
         console.print(f"error: {str(exc)}", style="red")
-        raise typer.Exit(2)
-    except (HubFolderInvalid, ValueError, FileNotFoundError) as exc:
+        raise typer.Exit(exc.exit_code)
+    except HubFolderInvalid as exc:
         console.print(f"publish failed: {one_line(exc)}", style="red")
-        raise typer.Exit(1)
+        raise typer.Exit(exc.exit_code)
     except (MissingHubToken, UploadError) as exc:
         console.print(f"{' '.join(str(exc).split())}", style="red")
-        raise typer.Exit(1)
+        raise typer.Exit(exc.exit_code)
+    except (ValueError, OSError) as exc:  # a malformed or missing opt-out list, a busy corpus: bad input
+        console.print(f"publish failed: {one_line(exc)}", style="red")
+        raise typer.Exit(InputError.exit_code)
     if report.uploaded_files is not None:
         typer.echo(f"uploaded {report.uploaded_files} files to {repo_id}"
                    + (f": {report.commit}" if report.commit and report.commit != repo_id else ""))
@@ -137,10 +141,10 @@ def refresh(
     except RefreshCrawlFailed as exc:  # one scrubbed line, never a token
         console.print(f"crawl failed: {scrub(one_line(exc.cause), settings)} (its progress is kept in "
                       f"{exc.folder}: the next `aac refresh` within a day resumes it)", style="red")
-        raise typer.Exit(1)
+        raise typer.Exit(exc.exit_code)
     except CorpusLocked as exc:  # another refresh, or any other writer, holds the corpus
         console.print(f"error: {str(exc)}", style="red")
-        raise typer.Exit(2)
+        raise typer.Exit(exc.exit_code)
     except OSError as exc:  # not writable, no crawl in --incoming
         console.print(f"{str(exc)}", style="red")
         raise typer.Exit(1)

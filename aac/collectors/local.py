@@ -3,8 +3,9 @@
 ``DIR`` is either one checkout or a folder whose sub-folders are checkouts (or plain folders). Every file whose
 repository-relative path a platform recognises becomes an artifact. For a git checkout the repo name comes from
 ``remote.origin.url`` and the commit from ``git rev-parse HEAD``; otherwise the folder name under ``local/``.
-The license is a guess from the LICENSE file's text (``license_source = "license_file"``), ``unknown`` when it
-cannot be told. Rows are written per checkout under a stable part name, so a rerun replaces, never duplicates.
+The license is a guess from the LICENSE file's text (``license_source = "license_file"``) by
+:mod:`aac.core.licenses`, ``NOASSERTION`` when it cannot be told. Rows are written per checkout under a stable
+part name, so a rerun replaces, never duplicates.
 
 Nothing outside the checkout is ever read: an agent file that is a symbolic link (to ``/etc/passwd`` or to
 another file of the same tree alike) is kept as a row dropped with reason ``symlink`` and its target is never
@@ -27,6 +28,7 @@ from pathlib import Path
 
 import pyarrow as pa
 
+from aac.core import licenses
 from aac.core import platforms as registry
 from aac.collectors.collect import artifact_row, repo_row
 from aac.collectors.crawl import Hit
@@ -38,32 +40,10 @@ log = logging.getLogger(__name__)
 
 SKIP_DIRS = {".git", "node_modules", ".venv", "venv", "__pycache__", ".tox", "dist", "build", ".mypy_cache"}
 
-# Distinctive phrases of common licenses, most specific first (a guess, recorded as such).
-LICENSE_MARKERS: tuple[tuple[str, str], ...] = (
-    ("AGPL-3.0", r"GNU AFFERO GENERAL PUBLIC LICENSE"),
-    ("LGPL-3.0", r"GNU LESSER GENERAL PUBLIC LICENSE"),
-    ("GPL-3.0", r"GNU GENERAL PUBLIC LICENSE\s+Version 3"),
-    ("GPL-2.0", r"GNU GENERAL PUBLIC LICENSE\s+Version 2"),
-    ("Apache-2.0", r"Apache License,?\s+Version 2\.0"),
-    ("MPL-2.0", r"Mozilla Public License,?\s+(?:Version|v\.?)\s*2\.0"),
-    ("BSD-3-Clause", r"Neither the name of"),
-    ("BSD-2-Clause", r"Redistributions in binary form must reproduce"),
-    ("MIT", r"Permission is hereby granted, free of charge"),
-    ("ISC", r"Permission to use, copy, modify, and/or distribute this software for any purpose"),
-    ("Unlicense", r"This is free and unencumbered software released into the public domain"),
-    ("CC0-1.0", r"CC0 1\.0 Universal"),
-)
-SPDX_LINE = re.compile(r"SPDX-License-Identifier:\s*([\w.+-]+)")
-
 
 def guess_license(text: str) -> str:
-    m = SPDX_LINE.search(text)
-    if m:
-        return m.group(1)
-    for spdx, pattern in LICENSE_MARKERS:
-        if re.search(pattern, text, re.IGNORECASE):
-            return spdx
-    return "unknown"
+    """The licence of a checkout's LICENSE file, by the one detector processing uses; ``NOASSERTION`` when unknown."""
+    return licenses.license_of_file(text)
 
 
 def _git(root: Path, *args: str) -> str | None:

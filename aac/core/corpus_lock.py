@@ -31,6 +31,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+from aac.core.errors import InputError
+
 log = logging.getLogger(__name__)
 
 LOCK_NAME = ".aac.lock"
@@ -38,8 +40,9 @@ DEFAULT_WAIT_S = 10.0
 _POLL_S = 0.2
 
 
-class CorpusLocked(OSError):
-    """Another process holds the corpus's lock (an OSError: the CLI prints it as one ``error:`` line)."""
+class CorpusLocked(InputError, OSError):
+    """Another process holds the corpus's lock: the corpus named is busy (exit status 2; an OSError too, so the CLI
+    prints it as one ``error:`` line wherever it is raised)."""
 
 
 _held: dict[str, list] = {}  # lock path -> [open file, depth]: this process's locks
@@ -75,10 +78,11 @@ def pid_alive(pid: int) -> bool:
 
 
 def default_wait() -> float:
-    try:
-        return max(0.0, float(os.environ.get("AAC_LOCK_WAIT", DEFAULT_WAIT_S)))
-    except ValueError:
-        return DEFAULT_WAIT_S
+    """Seconds a writer waits for a busy corpus (``AAC_LOCK_WAIT``, read by the settings)."""
+    from aac.core.config import Settings
+
+    wait = Settings.from_env().lock_wait_s
+    return DEFAULT_WAIT_S if wait is None else wait
 
 
 def _describe(info: dict | None) -> str:

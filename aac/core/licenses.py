@@ -1,8 +1,10 @@
-"""Licence filter: only files from permissively licensed repositories are publishable.
+"""Licence rule, the one source: detection of a licence file's text, the permissive allowlist, the verdict, and
+the verdict's SQL rendering for the publish views and checks.
 
-The repository's SPDX id comes from GitHub's metadata (``license.spdx_id``); when GitHub has none, the licence
-file's text is recognised by its characteristic phrases. Unknown is not permissive: a file we may not
-redistribute stays out of the publishable set (status ``private``), with the reason as data.
+The repository's SPDX id comes from GitHub's metadata (``license.spdx_id``); when GitHub has none (or for a local
+checkout), the licence file's text is recognised by its characteristic phrases. Unknown is not permissive: a file
+we may not redistribute stays out of the publishable set (status ``private``), with the reason as data. The crawl,
+the local collector, processing and publishing all call this module, so they cannot disagree on a text.
 """
 
 from __future__ import annotations
@@ -15,8 +17,9 @@ PERMISSIVE: frozenset[str] = frozenset({
     "BSL-1.0", "CC-BY-4.0", "WTFPL", "PSF-2.0", "Python-2.0", "UPL-1.0", "BlueOak-1.0.0",
 })
 
-# GitHub reports "NOASSERTION" for a licence file it could not match ("Other").
-_UNKNOWN = {"NOASSERTION", "OTHER", "LICENSEREF-OTHER"}
+# GitHub reports "NOASSERTION" for a licence file it could not match ("Other"); so does the local collector.
+NOASSERTION = "NOASSERTION"
+_UNKNOWN = {NOASSERTION, "OTHER", "LICENSEREF-OTHER"}
 
 
 @dataclass(frozen=True)
@@ -67,21 +70,45 @@ _TEXT_RULES: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     ("ISC", ("permission to use, copy, modify, and/or distribute this software for any purpose",), ()),
     ("ISC", ("permission to use, copy, modify, and distribute this software for any purpose with or without fee",),
      ()),  # OpenBSD's wording
+    # MIT without the notice clause: the grant ends "furnished to do so." where MIT's goes on "..., subject to"
+    ("MIT-0", ("permission is hereby granted, free of charge, to any person obtaining a copy", "furnished to do so."),
+     ("above copyright notice",)),
     ("MIT", ("permission is hereby granted, free of charge, to any person obtaining a copy",), ()),
     ("BSD-3-Clause", ("redistribution and use in source and binary forms", "neither the name"), ()),
+    ("BSD-3-Clause", ("redistribution and use in source and binary forms", "may not be used to endorse or promote"),
+     ()),  # "The name of the author may not be used...": the third clause worded as the original BSD licence did
     ("BSD-2-Clause", ("redistribution and use in source and binary forms",), ()),
+    # CPython's licence stack (history, then the PSF, BeOpen, CNRI and CWI licences) names the GPL in its history
+    # before its own title, so its first sentence is the rule's first phrase
+    ("Python-2.0", ("python was created in the early 1990s", "python software foundation license version 2"), ()),
+    ("PSF-2.0", ("python software foundation license version 2",), ()),
+    ("UPL-1.0", ("universal permissive license",), ()),
+    ("BlueOak-1.0.0", ("blue oak model license",), ()),
+    ("WTFPL", ("do what the fuck you want to public license",), ()),
     ("CC-BY-NC-4.0", ("attribution-noncommercial 4.0 international",), ()),
     ("CC-BY-4.0", ("attribution 4.0 international",), ()),
 )
 
+# The ids a licence text can be recognised as.
+DETECTABLE: frozenset[str] = frozenset(spdx for spdx, _, _ in _TEXT_RULES)
+
 _WS = re.compile(r"\s+")
 _QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"'})
+
+
+# An author's own statement of one licence (not an expression such as "MIT OR Apache-2.0") at the head of the file
+# wins over phrases; further down it tags a bundled part (a font's licence inside matplotlib's LICENSE).
+_SPDX_HEAD_CHARS = 300
+_SPDX_LINE = re.compile(r"SPDX-License-Identifier:[ \t]*([A-Za-z0-9.+-]+)[ \t]*(?:\*/|-->)?[ \t]*$", re.MULTILINE)
 
 
 def detect_license(text: str | None) -> str | None:
     """The SPDX id of a licence file's text, or None when no known licence is recognised."""
     if not text:
         return None
+    line = _SPDX_LINE.search(text[:_SPDX_HEAD_CHARS])
+    if line:
+        return line.group(1)
     t = _WS.sub(" ", text.lower()).translate(_QUOTES)
     found = [(t.index(needles[0]), order, spdx) for order, (spdx, needles, absent) in enumerate(_TEXT_RULES)
              if all(n in t for n in needles) and not any(a in t for a in absent)]
@@ -97,3 +124,32 @@ def resolve_spdx(artifact_spdx: str | None, repo_spdx: str | None = None, licens
     if detected:
         return detected
     return artifact_spdx or repo_spdx
+
+
+def license_of_file(text: str | None) -> str:
+    """A licence file's id for a repository row: the detected SPDX id, or ``NOASSERTION`` (as GitHub says) when the
+    text is no licence we know."""
+    return detect_license(text) or NOASSERTION
+
+
+# ---- SQL rendering (DuckDB), for the publishable views and the publish checks ------------------------------------
+
+def _sql_str(s: str) -> str:
+    return "'" + s.replace("'", "''") + "'"
+
+
+def known_spdx_sql(expr: str) -> str:
+    """SQL: ``expr`` trimmed, NULL when empty or unknown (``NOASSERTION``...), as :func:`resolve_spdx` reads it."""
+    unknown = ", ".join(_sql_str(u) for u in sorted(_UNKNOWN))
+    return f"(CASE WHEN trim({expr}) = '' OR upper(trim({expr})) IN ({unknown}) THEN NULL ELSE trim({expr}) END)"
+
+
+def resolved_spdx_sql(artifact_expr: str, repo_expr: str) -> str:
+    """SQL of :func:`resolve_spdx` without a licence text: the artifact's known id, else the repository's."""
+    return f"coalesce({known_spdx_sql(artifact_expr)}, {known_spdx_sql(repo_expr)})"
+
+
+def allowed_sql(expr: str, allow: frozenset[str] = PERMISSIVE) -> str:
+    """SQL: ``expr`` is on the allowlist, case-insensitively as :func:`license_verdict` compares (NULL is not)."""
+    listed = ", ".join(_sql_str(a.upper()) for a in sorted(allow)) or "NULL"
+    return f"(coalesce(upper({expr}) IN ({listed}), false))"

@@ -27,10 +27,6 @@ SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 KINDS: tuple[str, ...] = ("bullet", "paragraph", "code", "table_row", "front_matter", "config")
 
-# Rule files that are "Markdown-ish plain text": parsed as Markdown, but an indented line is prose, not code.
-PLAIN_RULE_FILES = frozenset(
-    {".cursorrules", ".windsurfrules", ".continuerules", ".clinerules", ".roorules", ".rules", ".goosehints"}
-)
 MARKDOWN_SUFFIXES = frozenset({".md", ".mdc", ".markdown", ".mdx"})
 YAML_SUFFIXES = frozenset({".yml", ".yaml"})
 
@@ -82,7 +78,9 @@ def file_format(path: str) -> str:
         return "yaml"
     if suffix in MARKDOWN_SUFFIXES:
         return "markdown"
-    return "plain_rules"  # PLAIN_RULE_FILES, .txt, and anything unknown
+    # "Markdown-ish plain text" (.cursorrules, .windsurfrules, .rules, .txt, anything unknown): parsed as Markdown,
+    # but an indented line is prose, not code
+    return "plain_rules"
 
 
 def normalise_text(content: str) -> str:

@@ -30,7 +30,7 @@ import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
 from aac.core.gold_view import GOLD_SQL
-from aac.core.publishable_views import PUBLISHABLE_ARTIFACTS, PUBLISHABLE_ITEMS
+from aac.core.publishable import PUBLISHABLE_ARTIFACTS, PUBLISHABLE_ITEMS
 from aac.core.schema import KEYS, SCHEMAS, conform
 
 log = logging.getLogger(__name__)

@@ -14,10 +14,12 @@ LOG_MAX_BYTES = 1 << 20  # the log is rotated (one old copy kept) past 1 MB
 
 
 def cache_dir() -> Path:
-    explicit = os.environ.get("AAC_HOOKS_CACHE")
-    if explicit:
-        return Path(explicit)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    from aac.core.config import Settings
+
+    settings = Settings.from_env()
+    if settings.hooks_cache:
+        return settings.hooks_cache
+    base = settings.xdg_cache_home or os.path.join(os.path.expanduser("~"), ".cache")
     return Path(base) / "aac" / "hooks"
 
 

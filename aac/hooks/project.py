@@ -108,7 +108,9 @@ def typing_stamp() -> str:
     import aac.hooks as hooks_pkg
 
     aac_dir = Path(hooks_pkg.__file__).resolve().parent.parent
-    model = os.environ.get("AAC_CLASSIFIER_MODEL") or str(Path(clf_pkg.__file__).parent / "models" / "trained.npz")
+    from aac.core.config import Settings
+
+    model = Settings.from_env().classifier_model or str(Path(clf_pkg.__file__).parent / "models" / "trained.npz")
     parts = [f"v{CACHE_VERSION}", CLASSIFIER, clf_pkg.DEFAULT, model, _stamp(Path(model))]
     for rel in ("core/segment.py", "core/scope.py", "classifiers/linear.py", "operators/compact.py",
                 "operators/context.py", "hooks/project.py", "hooks/governing.py"):
@@ -185,7 +187,11 @@ def _type_files(files: list[tuple[str, str]]) -> list[list[dict]]:
     if not pending:
         return per_file
     # one process: a worker pool costs 1-2 s to start, more than a project's items take (the user's setting wins)
-    os.environ.setdefault("AAC_CLASSIFY_WORKERS", "1")
+    from aac.classifiers.parallel import set_worker_count
+    from aac.core.config import Settings
+
+    if Settings.from_env().classify_workers is None:
+        set_worker_count(1)
     clf = get_classifier(CLASSIFIER)
     preds = clf.predict([ItemInput(s.text, s.section_path, s.kind, "user") for _, s, _ in pending])
     for (n, s, scope), p in zip(pending, preds):

@@ -8,7 +8,8 @@ import datetime as dt
 from huggingface_hub import DatasetCard, DatasetCardData
 
 from aac.hub.layout import CONFIGS, LayoutReport
-from aac.hub.policy import PERMISSIVE, SECRET_PATTERNS
+from aac.core.licenses import PERMISSIVE
+from aac.core.secret_shapes import SECRET_PATTERNS
 from aac.core.schema import TYPE_NAMES, TYPES
 
 TAGS = ["ai-coding-agents", "agent-configuration", "claude-md", "agents-md", "cursorrules", "copilot-instructions",

@@ -16,7 +16,9 @@ import duckdb
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from aac.hub.policy import PERMISSIVE, SECRETS_RE_SQL, OptOut
+from aac.core import publishable
+from aac.core.licenses import PERMISSIVE
+from aac.hub.policy import OptOut
 from aac.core.schema import SCHEMAS
 from aac.core.store import Corpus
 
@@ -42,29 +44,25 @@ class LayoutReport:
 
 
 def _verdict_sql(allow: frozenset[str], has_publishable_view: bool) -> str:
-    """One row per artifact: ``reason`` is NULL when it may be published, else the first rule it fails."""
-    allow_list = ", ".join(_sql_str(s) for s in sorted(allow)) or "NULL"
-    secret = _sql_str(SECRETS_RE_SQL)
-    process_gate = (
-        "WHEN a.artifact_id NOT IN (SELECT artifact_id FROM publishable_artifacts) THEN 'not_publishable_per_process'"
-        if has_publishable_view
-        else ""
-    )
+    """One row per artifact: ``reason`` is NULL when it may be published, else the first rule it fails (the rules of
+    :mod:`aac.core.publishable`, plus the opt-outs, leftover secrets in items and processing's own view)."""
+    rules = publishable.artifact_rules(allow)
+    whens = [rules[r] for r in ("removed_upstream", "not_kept", "license_unknown", "license_not_permissive",
+                                "repo_license_not_permissive")]
+    whens.append(publishable.Rule("'opted_out'", "lower(a.repo) IN (SELECT name FROM optout_repos) OR "
+                                  "split_part(lower(a.repo), '/', 1) IN (SELECT owner FROM optout_owners)", "opted out"))
+    whens.append(rules["secret_in_content"])
+    whens.append(publishable.Rule("'secret_in_items'", "a.artifact_id IN (SELECT artifact_id FROM dirty_items)", ""))
+    if has_publishable_view:
+        whens.append(publishable.Rule("'not_publishable_per_process'",
+                                      "a.artifact_id NOT IN (SELECT artifact_id FROM publishable_artifacts)", ""))
+    cases = "\n        ".join(f"WHEN {w.fails} THEN {w.reason}" for w in whens)
     return f"""
-    WITH lic AS (SELECT full_name, any_value(license_spdx) AS license_spdx FROM repos GROUP BY full_name),
-    dirty_items AS (SELECT DISTINCT artifact_id FROM items WHERE regexp_matches(coalesce(text, ''), {secret}))
+    WITH lic AS ({publishable.REPO_LICENSES_SQL}),
+    dirty_items AS (SELECT DISTINCT artifact_id FROM items WHERE {publishable.secret_in_sql('text')})
     SELECT a.artifact_id, a.repo,
       CASE
-        WHEN a.removed_at IS NOT NULL THEN 'removed_upstream'
-        WHEN a.status IS DISTINCT FROM 'kept' THEN coalesce(a.drop_reason, 'status_' || coalesce(a.status, 'null'))
-        WHEN coalesce(a.license_spdx, lic.license_spdx) IS NULL THEN 'license_unknown'
-        WHEN coalesce(a.license_spdx, lic.license_spdx) NOT IN ({allow_list}) THEN 'license_not_permissive'
-        WHEN lic.license_spdx IS NOT NULL AND lic.license_spdx NOT IN ({allow_list}) THEN 'repo_license_not_permissive'
-        WHEN lower(a.repo) IN (SELECT name FROM optout_repos)
-          OR split_part(lower(a.repo), '/', 1) IN (SELECT owner FROM optout_owners) THEN 'opted_out'
-        WHEN regexp_matches(coalesce(a.content, ''), {secret}) THEN 'secret_in_content'
-        WHEN a.artifact_id IN (SELECT artifact_id FROM dirty_items) THEN 'secret_in_items'
-        {process_gate}
+        {cases}
         ELSE NULL
       END AS reason
     FROM artifacts a LEFT JOIN lic ON lic.full_name = a.repo

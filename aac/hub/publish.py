@@ -13,6 +13,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from aac.core.errors import InputError
 from aac.hub.card import render_card
 from aac.hub.layout import CONFIGS, LayoutReport, summarize, write_layout
 from aac.hub.policy import OptOut
@@ -26,7 +27,7 @@ CARD_TITLE = "# AgentArtifactCorpus (AAC)"  # the card's first heading: how a fo
 _OURS = {"README.md", "data", ".data-staging", ".gitattributes", ".cache", ".huggingface"}
 
 
-class NotAPublishFolder(ValueError):
+class NotAPublishFolder(InputError, ValueError):
     """``--out`` names a folder holding files no earlier publish wrote."""
 
 

@@ -12,6 +12,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+from aac.core.errors import InputError
 from aac.core.config import Secret
 from aac.hub.layout import CONFIGS
 from aac.core.store import Corpus
@@ -27,7 +28,7 @@ class PullResult:
 PULL_MARKER = ".pulled"  # in the corpus root: this corpus holds an installed release (JSON: where from, what parts)
 
 
-class WorkingCorpusError(RuntimeError):
+class WorkingCorpusError(InputError, RuntimeError):
     """The target folder holds a corpus a release cannot stand in for."""
 
 

@@ -12,10 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from aac.core.errors import RunError
 from aac.core.config import Secret
 
 
-class UploadError(Exception):
+class UploadError(RunError):
     """The upload failed; the message never contains the token."""
 
 

@@ -11,10 +11,11 @@ from pathlib import Path
 
 import yaml
 
+from aac.core.errors import RunError
 from aac.hub.layout import CONFIGS
 
 
-class HubFolderInvalid(Exception):
+class HubFolderInvalid(RunError):
     """The folder would not load on the Hub (or for a downloader); the message says which config and why."""
 
 
@@ -74,7 +75,8 @@ def check_policy(folder: Path) -> None:
     import duckdb
     import pyarrow.parquet as pq
 
-    from aac.hub.policy import PERMISSIVE, SECRETS_RE_SQL
+    from aac.core import publishable
+    from aac.core.licenses import PERMISSIVE
     from aac.core.schema import SCHEMAS
 
     folder = Path(folder)
@@ -96,28 +98,21 @@ def check_policy(folder: Path) -> None:
             if not files:
                 con.register(f"arrow_empty_{config}", SCHEMAS[config].empty_table())
             con.execute(f"CREATE VIEW {config} AS SELECT * FROM {src}")
-        allow = ", ".join("'" + x.replace("'", "''") + "'" for x in sorted(PERMISSIVE)) or "NULL"
-        secret = "'" + SECRETS_RE_SQL.replace("'", "''") + "'"
-        checks = {
-            "artifacts not kept or removed upstream": "SELECT count(*) FROM artifacts WHERE status IS DISTINCT FROM "
-                                                      "'kept' OR removed_at IS NOT NULL",
-            "artifacts without an allowlisted licence (their own or their repository's)":
-                "SELECT count(*) FROM artifacts a LEFT JOIN (SELECT full_name, any_value(license_spdx) AS lic FROM repos "
-                f"GROUP BY 1) r ON r.full_name = a.repo WHERE coalesce(a.license_spdx, r.lic) IS NULL "
-                f"OR coalesce(a.license_spdx, r.lic) NOT IN ({allow}) OR (r.lic IS NOT NULL AND r.lic NOT IN ({allow}))",
-            "artifacts with a secret in their content": f"SELECT count(*) FROM artifacts WHERE regexp_matches("
-                                                        f"coalesce(content, ''), {secret})",
-            "items with a secret in their text": f"SELECT count(*) FROM items WHERE regexp_matches(coalesce(text, ''), "
-                                                 f"{secret})",
-            "annotations with a secret in their text": f"SELECT count(*) FROM annotations WHERE regexp_matches("
-                                                       f"coalesce(text, ''), {secret})",
+        lic_join = f"FROM artifacts a LEFT JOIN ({publishable.REPO_LICENSES_SQL}) lic ON lic.full_name = a.repo"
+        checks = {rule.what: f"SELECT count(*) {lic_join} WHERE {rule.fails}"
+                  for rule in publishable.artifact_rules(PERMISSIVE).values()}
+        checks.update({
+            "items with a secret in their text":
+                f"SELECT count(*) FROM items WHERE {publishable.secret_in_sql('text')}",
+            "annotations with a secret in their text":
+                f"SELECT count(*) FROM annotations WHERE {publishable.secret_in_sql('text')}",
             "items of no published artifact": "SELECT count(*) FROM items WHERE artifact_id NOT IN "
                                               "(SELECT artifact_id FROM artifacts)",
             "annotations of no published item": "SELECT count(*) FROM annotations WHERE item_id NOT IN "
                                                 "(SELECT item_id FROM items)",
             "repositories with no published artifact": "SELECT count(*) FROM repos WHERE full_name NOT IN "
                                                        "(SELECT repo FROM artifacts)",
-        }
+        })
         for what, sql in checks.items():
             n = con.execute(sql).fetchall()[0][0]
             if n:

@@ -10,6 +10,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Callable
 
+from aac.core.errors import RunError
 from aac.core.config import Settings
 
 
@@ -26,7 +27,7 @@ class PublishOptions:
     force: bool = False  # write into a non-empty ``out`` no earlier publish wrote (its README.md and data/ replaced)
 
 
-class MissingHubToken(RuntimeError):
+class MissingHubToken(RunError, RuntimeError):
     """An upload was asked for without HF_TOKEN in the environment."""
 
 

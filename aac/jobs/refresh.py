@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from aac.core.errors import RunError
 from aac.core.config import DEFAULT_GITHUB_API, Settings
 from aac.core.store import Corpus
 
@@ -28,7 +29,7 @@ class RefreshOptions:
     graphql_batch: int | None = None  # repositories per GraphQL metadata request (0 = REST only)
 
 
-class RefreshCrawlFailed(RuntimeError):
+class RefreshCrawlFailed(RunError, RuntimeError):
     """The crawl stage failed; its progress is kept in ``folder`` and the next refresh within a day resumes it."""
 
     def __init__(self, folder: Path, cause: BaseException):

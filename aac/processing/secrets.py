@@ -18,42 +18,46 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-# Own detectors: (type, pattern, group to redact (0 = whole match), lowercase literal triggers).
+from aac.core.secret_shapes import DISCORD_ID_SHAPE, PRIVATE_KEY_HEADER, TOKEN_SHAPES, redaction_pattern
+
+# Own detectors: (type, pattern, group to redact (0 = whole match), lowercase literal triggers). Token shapes come
+# from the one table in aac.core.secret_shapes, which the publish gate checks too.
+_shape = redaction_pattern
 # A detector runs only on the lines where one of its triggers occurs (found with str.find, which is fast);
 # patterns start with literals where possible and word boundaries are checked after matching, for speed.
 _OWN: tuple[tuple[str, str, int, tuple[str, ...]], ...] = (
-    ("aws_access_key", r"(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[0-9A-Z]{16}(?![0-9A-Za-z])", 0,
+    ("aws_access_key", _shape("aws_access_key"), 0,
      ("akia", "asia", "agpa", "aida", "aroa", "anpa", "anva", "aipa")),
     ("aws_secret_key", r"(?i)(?:aws.{0,20}?(?:secret|key)|secret_?access_?key).{0,20}?[\"'=:\s]\s*[\"']?"
                        r"([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])", 1, ("aws", "secretaccesskey", "secret_access_key")),
     ("aws_session_token", r"(?i)session_?token[\"']?\s*[:=]\s*[\"']?([A-Za-z0-9/+=]{100,})", 1,
      ("sessiontoken", "session_token")),
-    ("github_token", r"(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})", 0,
+    ("github_token", _shape("github_token"), 0,
      ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_")),
-    ("gitlab_token", r"glpat-[A-Za-z0-9_-]{20,}", 0, ("glpat-",)),
-    ("anthropic_key", r"sk-ant-[A-Za-z0-9_-]{20,}", 0, ("sk-ant-",)),
-    ("openai_key", r"sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}", 0, ("sk-",)),
-    ("stripe_key", r"(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}", 0, ("k_live_", "k_test_")),
-    ("slack_token", r"xox[abposre]-[A-Za-z0-9-]{10,}", 0, ("xox",)),
+    ("gitlab_token", _shape("gitlab_token"), 0, ("glpat-",)),
+    ("anthropic_key", _shape("anthropic_key"), 0, ("sk-ant-",)),
+    ("openai_key", _shape("openai_key"), 0, ("sk-",)),
+    ("stripe_key", _shape("stripe_key"), 0, ("k_live_", "k_test_")),
+    ("slack_token", _shape("slack_token"), 0, ("xox",)),
     ("slack_webhook", r"https://hooks\.slack\.com/services/[A-Za-z0-9/_-]{20,}", 0, ("hooks.slack",)),
-    ("google_api_key", r"AIza[0-9A-Za-z_-]{35}", 0, ("aiza",)),
-    ("huggingface_token", r"hf_[A-Za-z0-9]{30,}", 0, ("hf_",)),
-    ("npm_token", r"npm_[A-Za-z0-9]{36}", 0, ("npm_",)),
+    ("google_api_key", _shape("google_api_key"), 0, ("aiza",)),
+    ("huggingface_token", _shape("huggingface_token"), 0, ("hf_",)),
+    ("npm_token", _shape("npm_token"), 0, ("npm_",)),
     ("pypi_token", r"pypi-AgE[A-Za-z0-9_-]{50,}", 0, ("pypi-",)),
     ("jwt", r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}", 0, ("eyj",)),
     # services whose tokens carry a prefix (vendors' documented formats)
-    ("databricks_token", r"dapi[0-9a-f]{32}(?:-\d)?", 0, ("dapi",)),
-    ("shopify_token", r"shp(?:at|ss|ca|pa)_[0-9a-fA-F]{32}", 0, ("shpat_", "shpss_", "shpca_", "shppa_")),
-    ("digitalocean_token", r"do[opr]_v1_[0-9a-f]{64}", 0, ("_v1_",)),
-    ("slack_app_token", r"xapp-\d-[A-Za-z0-9-]{20,}", 0, ("xapp-",)),
-    ("supabase_token", r"sbp_[0-9a-f]{40}", 0, ("sbp_",)),
-    ("groq_key", r"gsk_[A-Za-z0-9]{40,}", 0, ("gsk_",)),
+    ("databricks_token", _shape("databricks_token"), 0, ("dapi",)),
+    ("shopify_token", _shape("shopify_token"), 0, ("shpat_", "shpss_", "shpca_", "shppa_")),
+    ("digitalocean_token", _shape("digitalocean_token"), 0, ("_v1_",)),
+    ("slack_app_token", _shape("slack_app_token"), 0, ("xapp-",)),
+    ("supabase_token", _shape("supabase_token"), 0, ("sbp_",)),
+    ("groq_key", _shape("groq_key"), 0, ("gsk_",)),
     ("xai_key", r"xai-[A-Za-z0-9]{40,}", 0, ("xai-",)),
     ("linear_key", r"lin_api_[A-Za-z0-9]{30,}", 0, ("lin_api_",)),
     ("replicate_token", r"r8_[A-Za-z0-9]{30,}", 0, ("r8_",)),
-    ("age_secret_key", r"AGE-SECRET-KEY-1[0-9A-Z]{50,}", 0, ("age-secret-key-1",)),
+    ("age_secret_key", _shape("age_secret_key"), 0, ("age-secret-key-1",)),
     ("mailgun_key", r"key-[0-9a-f]{32}(?![0-9a-f])", 0, ("key-",)),
-    ("discord_webhook", r"https://(?:canary\.|ptb\.)?discord(?:app)?\.com/api/webhooks/\d+/[\w-]{40,}", 0,
+    ("discord_webhook", _shape("discord_webhook"), 0,
      ("discord",)),
     # Twilio's auth token is 32 hex digits with no prefix: taken after an "auth token"/"secret" word or right after
     # the account SID (AC + 32 hex) it pairs with, on a line that names Twilio
@@ -62,7 +66,7 @@ _OWN: tuple[tuple[str, str, int, tuple[str, ...]], ...] = (
     # a .pgpass line, hostname:port:database:username:password (a port number in field 2), on its own line or quoted;
     # the pattern starts at the port's colon (fast on whole texts), _PGPASS_HOST checks the hostname before it
     ("pgpass_password", r":\d{2,5}:[^\s:\"'`]+:[^\s:\"'`]+:([^\s:\"'`]+)(?=[\"'`]|[ \t\r]*(?:\n|$))", 1, ("",)),
-    ("azure_client_secret", r"[\w~.-]{3}\dQ~[\w~.-]{31,34}", 0, ("q~",)),
+    ("azure_client_secret", _shape("azure_client_secret"), 0, ("q~",)),
     ("azure_shared_key", r"(?i)(?:SharedAccessKey|AccountKey)=([A-Za-z0-9+/=]{20,})", 1,
      ("sharedaccesskey=", "accountkey=")),
     ("azure_sas_signature", r"[?&]sig=([A-Za-z0-9%+/=]{20,})", 1, ("sig=",)),
@@ -96,15 +100,13 @@ _PGPASS_HOST = re.compile(r"(?m)(?:^[ \t]*|[\"'`])(?:\*|[A-Za-z0-9-]*[A-Za-z.][A
 _OWN_URL_PASSWORD = re.compile(next(p for k, p, _, _ in _OWN if k == "password_in_url"))
 # rules by the name a value is given, not by its shape
 _GENERIC = {"password", "env_secret", "auth_header", "cli_password", "aider_api_key"}
-_BOUNDED = {"aws_access_key", "github_token", "gitlab_token", "anthropic_key", "openai_key", "stripe_key", "slack_token",
-            "google_api_key", "huggingface_token", "npm_token", "pypi_token", "jwt", "databricks_token", "shopify_token",
-            "digitalocean_token", "slack_app_token", "supabase_token", "groq_key", "xai_key", "linear_key",
-            "replicate_token", "age_secret_key", "mailgun_key"}
+_BOUNDED = {k for k, shape in TOKEN_SHAPES.items() if shape.bounded} | {
+    "pypi_token", "jwt", "xai_key", "linear_key", "replicate_token", "mailgun_key"}
 # A key block: the header through its END line when one follows within 16 KB (whatever lies between: escaped
 # "\n" in JSON or .env values, quoting, string concatenation); without one, the header and the base64 lines that
 # follow it, with the body's shorter last line. Prose that merely names the header ("files starting with
 # -----BEGIN RSA PRIVATE KEY-----") loses the header only, never the rest of the file.
-_PEM = re.compile(r"-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----"
+_PEM = re.compile(PRIVATE_KEY_HEADER +
                   r"(?:(?s:.){0,16384}?-----END \1-----"
                   r"|(?:(?:[ \t]*(?:\r?\n|\\n)[ \t>]*[A-Za-z0-9+/=]{16,}[ \t]*)+"  # full base64 lines (also quoted: "> "),
                   r"(?:\r?\n[ \t>]*(?=[A-Za-z]*[0-9+/=])[A-Za-z0-9+/]{1,15}={0,2}[ \t]*(?![^\r\n]))?)?)")  # the
@@ -113,9 +115,6 @@ _PEM = re.compile(r"-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----"
 # Base64 of ASCII digits has its own few characters at each of the 4 places of a group (groups of 4 for 3 digits, then
 # 2 or 3 characters for the last 1 or 2), so the shape is rare; the id must also decode to 17-20 digits. The scan
 # starts at the dotted tail (a literal, fast on whole texts) and then checks the id before it.
-# base64 of 17-20 ASCII digits: 5 groups of 4 and 3 characters (17), or 6 groups and 0, 2 or 3 characters (18-20)
-_DIGITS3, _DIGITS2, _DIGITS1 = "[MNO][DTjz][AEIMQUYcgk][w-z0-5]", "[MNO][DTjz][AEIMQUYcgk]", "[MNO][AQgw]"
-DISCORD_ID_SHAPE = f"(?:(?:{_DIGITS3}){{5}}{_DIGITS2}|(?:{_DIGITS3}){{6}}(?:{_DIGITS2}|{_DIGITS1})?)"
 _DISCORD_TAIL = re.compile(r"\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}(?![A-Za-z0-9_-])")
 _DISCORD_ID = re.compile(r"(?<![A-Za-z0-9_-])" + DISCORD_ID_SHAPE + r"\Z")
 # a PuTTY key file: the header and the "Key: value" / base64 lines that follow it, through its Private-MAC line

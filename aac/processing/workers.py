@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import multiprocessing
-import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 
 
-def _one_classify_process() -> None:
-    os.environ["AAC_CLASSIFY_WORKERS"] = "1"  # see aac.classifiers.parallel
+def _worker_init(classify_workers: int) -> None:
+    """A pool worker's set-up, given as arguments: its classifier scores big batches in ``classify_workers``
+    processes (1: the workers already share out the cores, so no pool of its own per worker)."""
+    from aac.classifiers.batch import set_classify_workers
+
+    set_classify_workers(classify_workers)
 
 
 def ordered_map(fn: Callable, items: Iterable, workers: int) -> Iterator:
@@ -24,7 +27,7 @@ def ordered_map(fn: Callable, items: Iterable, workers: int) -> Iterator:
         yield from map(fn, items)
         return
     with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
-                             initializer=_one_classify_process) as pool:
+                             initializer=_worker_init, initargs=(1,)) as pool:
         pending: deque = deque()
         for item in items:
             pending.append(pool.submit(fn, item))

@@ -39,8 +39,8 @@ def test_local_checkouts_give_the_same_artifact_rows_with_commit_and_license_gue
     assert corpus.count("artifacts") == 3
 
 
-def test_license_guess_is_unknown_when_it_cannot_tell():
-    assert guess_license("All rights reserved.") == "unknown"
+def test_license_guess_is_noassertion_when_it_cannot_tell():
+    assert guess_license("All rights reserved.") == "NOASSERTION"
     assert guess_license("SPDX-License-Identifier: Apache-2.0") == "Apache-2.0"
 
 

@@ -38,7 +38,7 @@ def test_bad_optout_line_is_a_clear_error(tmp_path):
     bad.write_text("justaname\n")
     res = CliRunner().invoke(app, ["publish", "--corpus", str(corpus.root), "--out", str(tmp_path / "hub"),
                                    "--optout", str(bad)])
-    assert res.exit_code == 1 and "line 1" in " ".join(res.output.split())
+    assert res.exit_code == 2 and "line 1" in " ".join(res.output.split())  # bad input (aac.core.errors)
 
 
 def test_publish_of_a_corpus_with_nothing_publishable_says_why(tmp_path):

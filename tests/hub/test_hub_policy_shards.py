@@ -6,7 +6,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from aac.hub import layout
-from aac.hub.policy import SECRET_PATTERNS, find_secret_kinds
+from aac.core.secret_shapes import SECRET_PATTERNS, find_secret_kinds
 from aac.hub.publish import build_hub_folder
 from aac.core.store import Corpus
 
@@ -16,15 +16,14 @@ import hub_corpus_factory as fx
 EXAMPLES = {
     "aws_access_key": "AKIA" + "ABCDEFGHIJKLMNOP",
     "github_token": "ghp_" + "a1B2" * 9,
-    "github_fine_grained_pat": "github_pat_" + "11ABCDEFG" * 3,
     "slack_token": "xoxb-" + "1234567890-abcdef",
     "private_key": "-----BEGIN " + "RSA PRIVATE KEY-----",
     "openai_key": "sk-" + "proj-" + "Ab3" * 12,
     "anthropic_key": "sk-ant-" + "api03-" + "x" * 30,
     "google_api_key": "AIza" + "S" * 35,
-    "stripe_live_key": "sk_live_" + "4eC39HqLyjWDarjtT1zdp7dc",
+    "stripe_key": "sk_live_" + "4eC39HqLyjWDarjtT1zdp7dc",
     "huggingface_token": "hf_" + "abcdefghij" * 4,
-    "gitlab_pat": "glpat-" + "x1y2z3" * 4,
+    "gitlab_token": "glpat-" + "x1y2z3" * 4,
     "npm_token": "npm_" + "A1b2C3" * 6,
     "url_password": "postgres://admin:" + "hunter22" + "@db.internal:5432/app",
     "putty_private_key": "PuTTY-User-Key-File-" + "2: ssh-rsa",
@@ -40,6 +39,10 @@ EXAMPLES = {
     "discord_bot_token": "MTA5ODc2NTQzMjEwOTg3NjU0Mw" + ".GhTz9k." + "Xq7Lm2Pz9Rt4Vw8Ny3Kb6Hc1Jd5Fg0Sa_bcd",
     "gcp_private_key_id": '"private_key_id": "' + "4b1e6f0a9c" * 4 + '"',
 }
+
+
+def test_a_fine_grained_github_pat_is_a_github_token():
+    assert find_secret_kinds("use " + "github_pat_" + "11ABCDEFG" * 3 + " here") == ["github_token"]
 
 
 def test_a_url_password_without_a_user_name_is_a_secret_too():
@@ -96,7 +99,7 @@ def test_the_secret_shapes_compile_in_duckdb_and_agree_with_python():
     """Publishing runs SECRETS_RE_SQL in DuckDB (RE2: no lookarounds, no backreferences)."""
     import duckdb
 
-    from aac.hub.policy import SECRETS_RE_SQL
+    from aac.core.secret_shapes import SECRETS_RE_SQL
 
     texts = [f"config: use {v} here" for v in EXAMPLES.values()] + ["[REDACTED:aws_access_key]", "clean text"]
     got = duckdb.sql("SELECT t, regexp_matches(t, ?) FROM (SELECT unnest(?) AS t)",

@@ -205,14 +205,17 @@ def test_worker_processes_give_the_same_tables_as_one_process(tmp_path):
     assert _tables(one) == _tables(two)
 
 
-def _classify_workers_seen(_: int) -> str | None:
-    return os.environ.get("AAC_CLASSIFY_WORKERS")
+def _classify_workers_seen(_: int) -> tuple[int, str | None]:
+    from aac.classifiers.parallel import worker_count
+
+    return worker_count(), os.environ.get("AAC_CLASSIFY_WORKERS")
 
 
 def test_process_workers_keep_the_classifier_in_one_process_each():
+    """The count reaches each worker as its initializer's argument, not through the environment."""
     from aac.processing.workers import ordered_map
 
-    assert list(ordered_map(_classify_workers_seen, range(3), workers=2)) == ["1", "1", "1"]
+    assert list(ordered_map(_classify_workers_seen, range(3), workers=2)) == [(1, None)] * 3
 
 
 def test_a_step_that_raises_on_one_file_drops_that_file_with_a_reason(tmp_path, monkeypatch, caplog):

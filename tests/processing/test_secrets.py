@@ -141,7 +141,7 @@ SHAPES = [  # secrets an audit found leaking into a release, in the contexts it 
 
 @pytest.mark.parametrize("line, kind", SHAPES, ids=[k for _, k in SHAPES])
 def test_more_vendor_token_shapes_and_secret_named_settings_are_redacted(line, kind):
-    from aac.hub.policy import find_secret_kinds
+    from aac.core.secret_shapes import find_secret_kinds
 
     out = scrub(line)
     assert kind in out.kinds and f"[REDACTED:{kind}]" in out.text
@@ -226,7 +226,7 @@ LEAKS = [  # (text, the secret values that must all go, the kinds expected) — 
 
 @pytest.mark.parametrize("text, secrets, kinds", LEAKS, ids=[f"{sorted(k)[0]}-{i}" for i, (_, _, k) in enumerate(LEAKS)])
 def test_secrets_in_prose_tables_wrapped_lines_and_config_lists_are_redacted(text, secrets, kinds):
-    from aac.hub.policy import find_secret_kinds
+    from aac.core.secret_shapes import find_secret_kinds
 
     out = scrub(text)
     assert not [s for s in secrets if s in out.text]

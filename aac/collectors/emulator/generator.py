@@ -26,6 +26,8 @@ import string
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from aac.core import platforms as registry
+
 from . import grammar as G
 
 # platform -> weight; names are those of aac.core.platforms.PLATFORMS
@@ -205,55 +207,17 @@ class _Generator:
         return self.pick(G.MODULES) + self.pick(("", "", "-rules", "-guide", "-conventions", "-style", "-review"))
 
     def _path(self, platform: str) -> tuple[str, str]:
-        """(repository-relative path, content form) for a file of ``platform``."""
+        """(repository-relative path, content form) for a file of ``platform``, from the registry's examples."""
         r, slug = self.r(), self._slug()
-        match platform:
-            case "claude":
-                return ("CLAUDE.local.md" if r < 0.04 else "CLAUDE.md"), "md"
-            case "universal":
-                return "AGENTS.md", "md"
-            case "cursor":
-                return (".cursorrules", "md") if r < 0.4 else (f".cursor/rules/{slug}.mdc", "mdc")
-            case "copilot":
-                return ((".github/copilot-instructions.md", "md") if r < 0.75
-                        else (f".github/instructions/{slug}.instructions.md", "copilot_scoped"))
-            case "claude_commands":
-                sub = self.pick(("", "", "", "git/", "dev/", "review/"))
-                verb = self.pick(("review", "commit", "fix-issue", "plan", "test", "refactor", "release", "explain",
-                                  "pr", "changelog", "deploy", "debug", "docs", "migrate", "audit"))
-                return f".claude/commands/{sub}{verb}.md", "slash_command"
-            case "claude_agents":
-                who = self.pick(("code-reviewer", "test-runner", "debugger", "architect", "security-auditor",
-                                 "docs-writer", "planner", "refactorer", "db-expert", "frontend-dev"))
-                return f".claude/agents/{who}.md", "sub_agent"
-            case "windsurf":
-                return (".windsurfrules", "md") if r < 0.5 else (f".windsurf/rules/{slug}.md", "md")
-            case "gemini":
-                return ("GEMINI.md", "md") if r < 0.8 else (".gemini/styleguide.md", "md")
-            case "cline":
-                return (".clinerules", "md") if r < 0.5 else (f".clinerules/{slug}.md", "md")
-            case "aider":
-                return (".aider.conf.yml", "aider_yaml") if r < 0.6 else ("CONVENTIONS.md", "md")
-            case "continue":
-                return (".continuerules", "md") if r < 0.4 else (f".continue/rules/{slug}.md", "md")
-            case "roo":
-                if r < 0.3:
-                    return ".roorules", "md"
-                mode = self.pick(("", "", "-code", "-architect", "-debug"))
-                return f".roo/rules{mode}/{slug}.md", "md"
-            case "kiro":
-                return f".kiro/steering/{self.pick(('product', 'tech', 'structure', slug))}.md", "md"
-            case "junie":
-                return ".junie/guidelines.md", "md"
-            case "amazonq":
-                return f".amazonq/rules/{slug}.md", "md"
-            case "trae":
-                return f".trae/rules/{slug}.md", "md"
-            case "codeium":
-                return f".codeium/{slug}.md", "md"
-            case "zed":
-                return ".rules", "md"
-        raise ValueError(f"no path generator for platform {platform!r}")
+        entry = registry.BY_NAME.get(platform)
+        example = next((e for e in entry.examples if r < e.below), None) if entry else None
+        if example is None:
+            raise ValueError(f"no example path for platform {platform!r} in aac.core.platforms")
+        choices, values = dict(entry.choices), {"slug": slug}
+        for _, field_name, _, _ in string.Formatter().parse(example.template):
+            if field_name and field_name not in values:  # drawn in the template's order
+                values[field_name] = self.pick(choices[field_name]).format(slug=slug)
+        return example.template.format(**values), example.form
 
     def _unique_path(self, platform: str, taken: set[str], monorepo: bool) -> tuple[str, str]:
         for attempt in range(6):

@@ -20,8 +20,10 @@ from dataclasses import dataclass, field
 from . import shapes
 from .index import Repo
 
+from aac.core.errors import InputError
 
-class GraphQLError(ValueError):
+
+class GraphQLError(InputError, ValueError):
     """A query the emulator cannot run; ``error`` is the GitHub-shaped entry of ``errors``."""
 
     def __init__(self, error: dict):

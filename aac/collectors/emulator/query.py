@@ -16,12 +16,14 @@ import shlex
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from aac.core.errors import InputError
+
 _SIZE = re.compile(r"^(?:(?P<op>>=|<=|>|<)(?P<n>\d+)|(?P<a>\d+|\*)\.\.(?P<b>\d+|\*)|(?P<eq>\d+))$")
 _IGNORED = {"in", "fork", "sort", "order", "is"}
 KNOWN = ("filename", "path", "extension", "size", "repo", "user", "org", "language")
 
 
-class QueryError(ValueError):
+class QueryError(InputError, ValueError):
     """The query cannot be parsed; answered with 422 Validation Failed."""
 
 

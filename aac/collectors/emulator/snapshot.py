@@ -12,6 +12,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from aac.core.errors import InputError
+
 REQUIRED = ("repo", "path", "content")
 OPTIONAL_TYPES: dict[str, tuple[type, ...]] = {
     "license_spdx": (str, type(None)),
@@ -26,7 +28,7 @@ OPTIONAL_TYPES: dict[str, tuple[type, ...]] = {
 _REPO = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
 
 
-class SnapshotError(ValueError):
+class SnapshotError(InputError, ValueError):
     """A snapshot record is unusable; the message names where (file:line) and what is wrong."""
 
 

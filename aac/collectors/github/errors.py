@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-class GitHubError(RuntimeError):
+from aac.core.errors import RunError
+
+
+class GitHubError(RunError, RuntimeError):
     """A request that failed for good (after retries, or a 4xx that retrying cannot fix)."""
 
     def __init__(self, message: str, status: int | None = None):
