@@ -35,6 +35,8 @@ RECIPES = {
     "c2": (FitOptions(c_stage_reg=2.0), False),
     "c05": (FitOptions(c_stage_reg=0.5), False),
     "nowv": (FitOptions(word_vectors=0.0), False),
+    "nb0": (FitOptions(nb_blend=0.0), False),
+    "bal1": (FitOptions(c_source_balance=1.0), False),
 }
 
 

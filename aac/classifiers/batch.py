@@ -8,7 +8,7 @@ from typing import Callable, Iterator, Sequence
 
 import pyarrow as pa
 
-from aac.classifiers.base import Classifier, ItemInput, Prediction, failed
+from aac.classifiers.base import Classifier, ItemInput, Prediction, failed, in_hard_lane
 from aac.jsonsafe import finite
 from aac.schema import TYPES
 
@@ -25,7 +25,8 @@ def _item(row: dict) -> ItemInput:
 
 def prediction_fields(p: Prediction) -> dict:
     return {"type": p.label, "proba": dict(zip(TYPES, rounded_distribution(p.proba))),
-            "confidence": round(p.confidence, 4), "abstained": p.abstained, "classifier": p.source}
+            "confidence": round(p.confidence, 4), "abstained": p.abstained, "hard_lane": in_hard_lane(p),
+            "classifier": p.source}
 
 
 def rounded_distribution(proba, places: int = 4) -> list[float]:
@@ -108,7 +109,8 @@ def classify_jsonl(clf: Classifier, src: str | Path, dst: str | Path) -> dict[st
 
 
 def retype_batch(clf: Classifier, batch: pa.RecordBatch | pa.Table) -> pa.Table:
-    """Items rows with ``type``, ``type_proba``, ``classifier``, ``confidence``, ``abstained`` (re)computed."""
+    """Items rows with ``type``, ``type_proba``, ``classifier``, ``confidence``, ``abstained``, ``hard_lane``
+    (re)computed."""
     table = pa.Table.from_batches([batch]) if isinstance(batch, pa.RecordBatch) else batch
     cols = table.to_pydict()
     n = table.num_rows
@@ -122,6 +124,7 @@ def retype_batch(clf: Classifier, batch: pa.RecordBatch | pa.Table) -> pa.Table:
         "classifier": pa.array([p.source or clf.name for p in preds], pa.string()),  # as itemize writes it
         "confidence": pa.array([p.confidence for p in preds], pa.float32()),
         "abstained": pa.array([p.abstained for p in preds], pa.bool_()),
+        "hard_lane": pa.array([in_hard_lane(p) for p in preds], pa.bool_()),
     }
     for name, arr in updates.items():
         if name in table.column_names:

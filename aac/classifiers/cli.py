@@ -99,6 +99,9 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
                                              "aac/classifiers/data/annotated_sample.jsonl."),
         sample: Optional[Path] = typer.Option(None, "--sample", help="The files those labels point into "
                                               "(agent_configs_sample.jsonl format); default: the shared dev sample."),
+        union: bool = typer.Option(False, "--union", help="The shipped recipe: every real labelled item (gold_dev + "
+                                   "gold_train, holdout repositories left out), phrasing_dev, the multilingual phrasing "
+                                   "set and the package's annotated sample, from the shared data folder."),
     ) -> None:
         """Fit the `trained` model (own examples + given labels) and write it with its model card."""
         from aac.classifiers.datasets import load_annotated, load_any
@@ -133,6 +136,21 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
             sources.append(f"{path.name}: {len(data)} annotated items of {src.name} (text read from it, never stored)"
                            + (f"; {len(unmatched)} labels left out, their items no longer segmented so"
                               if unmatched else ""))
+        if union:
+            from aac.classifiers.training import SHIPPED_WITH_ANNOTATED
+            from aac.classifiers.union_report import shipped_data
+
+            data = shipped_data(with_annotated=SHIPPED_WITH_ANNOTATED)
+            golds.extend(d for d in data if d.source == "gold")
+            phrasing.extend(d for d in data if d.source == "phrasing")
+            notes.extend(d for d in data if d.source == "annotated")
+            for name in ("gold_dev.jsonl", "gold_train.jsonl"):
+                n = sum(d.extra.get("file") == name for d in golds)
+                sources.append(f"{name} ({n} items; repositories in holdout_repos.sha256 left out)")
+            sources.append(f"phrasing_dev.jsonl + data/phrasing_multilingual.jsonl ({len(phrasing)} items)")
+            if notes:
+                sources.append(f"annotated_sample.jsonl: {len(notes)} annotated items of agent_configs_sample.jsonl "
+                               "(text read from it, never stored)")
         if not golds and not phrasing and not notes:
             console.print("[yellow]no labelled data given: training on the package's own examples only[/yellow]")
         path, card = train_and_write(out, golds, phrasing, sources, FitOptions(c_reg=c_reg, clusters=clusters, beta=beta,

@@ -36,7 +36,7 @@ def choose_hard_threshold(risk: np.ndarray, is_c: np.ndarray, recall: float = HA
     scores = np.sort(risk[ok & is_c])
     if not len(scores):
         return 0.5
-    k = int(np.floor((1 - recall) * len(scores)))  # this many constraints may fall below the threshold
+    k = int(np.floor((1 - recall) * len(scores) + 1e-9))  # this many constraints may fall below the threshold
     return float(np.floor(scores[k] * 1e4) / 1e4)
 
 
@@ -46,17 +46,20 @@ def choose_type_threshold(risk: np.ndarray, is_c: np.ndarray, weights: np.ndarra
     r, y = risk[ok], is_c[ok]
     w = np.ones(len(r)) if weights is None else np.asarray(weights)[ok]
     best, best_t = -1.0, 0.5
-    for t in np.arange(0.05, 0.96, 0.01):
+    for t in np.arange(5, 96) / 100:  # exact hundredths: the stored threshold decides as the one chosen
         pred = r >= t
         tp, fp, fn = w[pred & y].sum(), w[pred & ~y].sum(), w[~pred & y].sum()
         f = 2 * tp / max(1e-9, 2 * tp + fp + fn)
         if f > best + 1e-9:
             best, best_t = f, float(t)
-    return round(best_t, 2)
+    return best_t
 
 
-def weighted_summary(gold: Sequence[str], pred: Sequence[str], w: Sequence[float], hard: Sequence[bool]) -> dict:
-    """C precision/recall/F1, macro-F1 (the five types), accuracy, hard-lane recall of gold C and share of items."""
+def weighted_summary(gold: Sequence[str], pred: Sequence[str], w: Sequence[float], hard: Sequence[bool],
+                     risk: Sequence[float] | None = None) -> dict:
+    """C precision/recall/F1, macro-F1 (the five types), accuracy, hard-lane recall of gold C and share of items;
+    with ``risk``, also ``top20_rec``: the share of gold C among the 20 % of items (weighted) ranked highest by risk,
+    the issue's measure of how well the ranking serves a fixed-size hard lane."""
     g, p, w, h = np.asarray(gold), np.asarray(pred), np.asarray(w, dtype=float), np.asarray(hard, dtype=bool)
     out = {"n": int(len(g)), "n_c": int((g == "C").sum())}
     f1s = []
@@ -76,6 +79,12 @@ def weighted_summary(gold: Sequence[str], pred: Sequence[str], w: Sequence[float
     is_c = g == "C"
     out["hard_rec"] = float(h[is_c].mean()) if is_c.any() else float("nan")  # every gold C counts once
     out["hard_share"] = float(w[h].sum() / w.sum()) if w.sum() else 0.0
+    if risk is not None and is_c.any():
+        r = np.asarray(risk, dtype=float)
+        order = np.argsort(-r, kind="stable")
+        top = np.zeros(len(r), dtype=bool)
+        top[order[np.cumsum(w[order]) <= 0.2 * w.sum()]] = True
+        out["top20_rec"] = float(top[is_c].mean())
     return out
 
 
@@ -110,7 +119,8 @@ def grouped_report(data: Sequence[Labelled], P: np.ndarray, weights: Sequence[fl
     w = np.asarray(weights, dtype=float)
 
     def summ(rows: list[int]) -> dict:
-        return weighted_summary([data[i].label for i in rows], [labels[i] for i in rows], w[rows], hard[rows])
+        return weighted_summary([data[i].label for i in rows], [labels[i] for i in rows], w[rows], hard[rows],
+                                risk[rows])
 
     if gold:
         rep.overall = summ(gold)

@@ -70,7 +70,17 @@ def train_and_write(out_dir: str | Path, gold: Sequence[Labelled], phrasing: Seq
     out = Path(out_dir)
     path = model.save(out / "trained.npz")
     rows = [_fmt(score(TrainedClassifier(model), gold, phrasing)).replace("| trained |", "| trained (in-sample) |")]
-    if oof is not None and (gold or phrasing):
+    grouped: list[str] = []
+    union = any(d.source == "gold" and d.extra.get("file") == "gold_train.jsonl" for d in gold)
+    if oof is not None and union:  # every real labelled item: the grouped report at the model's two operating points
+        from aac.classifiers.datasets import prevalence_weights
+        from aac.classifiers.grouped_eval import grouped_report
+        from aac.classifiers.union_report import markdown_report
+
+        rep = grouped_report(data, oof, prevalence_weights(data), model.c_threshold,
+                             model.hard_lane_threshold)
+        grouped = markdown_report(rep)
+    elif oof is not None and (gold or phrasing):
         rows.append(_fmt(cross_validated(data, gold, phrasing, opts, oof)))
         if annotated:  # new items of files already in the corpus, at the shipped threshold
             rows.append(_fmt(cross_validated(data, gold, phrasing, opts, holdout="item", threshold=model.c_threshold)))
@@ -99,6 +109,16 @@ def train_and_write(out_dir: str | Path, gold: Sequence[Labelled], phrasing: Seq
         *[f"- {src}" for src in sources],
         f"- {len(data)} items in total; options: {json.dumps(vars(opts))}",
         "",
+        *(["## Operating points", "",
+            f"- type label: C when P(C) x authority weight >= {model.c_threshold:.2f} (best prevalence-weighted F1 on "
+            "gold C over grouped out-of-fold scores);",
+            f"- hard lane: P(C) x authority weight >= {model.hard_lane_threshold:.4f}, the highest threshold at which "
+            "grouped CV catches >= 95 % of gold C; on the reported (rescaled) P(C) that is "
+            f"{model.hard_lane_risk():.4f}, the `THETA_C` that TypeCompact, decompose and retrieve read "
+            "(`aac.classifiers.operating_point.hard_lane_risk`). `aac classify --out` rows and the `items` table carry "
+            "the decision as `hard_lane`.", "",
+            "## Grouped cross-validation on every real labelled item (whole repositories held out)", "",
+            *grouped, ""] if grouped else []),
         "## Measured scores",
         "In-sample figures are on the same files the model was trained on (they overstate held-out quality);",
         "grouped cross-validation holds out whole repositories (gold) and whole rules (phrasing). The own-examples-only",

@@ -47,6 +47,11 @@ class FitOptions:
     word_vectors: float = 3.0  # scale of the item's mean word vector in the constraint stage (0: not used)
 
 
+# Whether the shipped model (and `aac eval classifiers`' union CV) trains on the annotated sample as well (LLM
+# annotators' labels of every item of agent_configs_sample.jsonl; never scored).
+SHIPPED_WITH_ANNOTATED = True
+
+
 def _matrix(data: Sequence[Labelled], n_features: int, clusters=None):
     items = [d.item for d in data]
     idx, ptr = featurize(items, n_features, clusters.tokens(items) if clusters is not None else None)
@@ -376,7 +381,7 @@ def fit(data: Sequence[Labelled], opts: FitOptions | None = None, extra_meta: di
     opts = opts or FitOptions()
     P = out_of_fold_proba(data, opts) if oof is None else oof
     y = _labels(data)
-    threshold = choose_threshold(P[:, C_INDEX], y == C_INDEX, opts.beta)
+    threshold, hard = operating_points(data, P, opts)
     Xt, Xc = _matrices(data, opts)
     W, b, cw, cb = _fit_all(Xt, Xc, y, opts, _weights(data, opts), _votes(data, opts), _sources(data))
     temperature = choose_temperature(P, y) if cw is not None else 1.0
@@ -391,7 +396,27 @@ def fit(data: Sequence[Labelled], opts: FitOptions | None = None, extra_meta: di
     dense = None
     if cw is not None and len(cw) > opts.n_features:  # the word-vector columns, scale folded into their weights
         cw, dense = cw[: opts.n_features], cw[opts.n_features:] * opts.word_vectors
-    return LinearModel(W, b, threshold, opts.n_features, json.dumps(meta), _clusters(data, opts), cw, cb, dense)
+    meta["hard_threshold"] = hard
+    return LinearModel(W, b, threshold, opts.n_features, json.dumps(meta), _clusters(data, opts), cw, cb, dense, hard)
+
+
+def operating_points(data: Sequence[Labelled], P: np.ndarray, opts: FitOptions) -> tuple[float, float | None]:
+    """(C threshold, hard-lane threshold) on the out-of-fold constraint risk of the real gold items.
+
+    The C label where its (prevalence-weighted) F1 is best; the hard lane at the highest threshold that still
+    catches >= 95 % of gold C (:mod:`aac.classifiers.grouped_eval`). Without gold items (own examples or phrasing
+    only): the F-beta threshold of ``opts.beta`` over every scored row, and no separate hard lane.
+    """
+    from aac.classifiers.datasets import prevalence_weights
+    from aac.classifiers.grouped_eval import choose_hard_threshold, choose_type_threshold, constraint_risk
+
+    y = _labels(data)
+    gold = np.asarray([d.source == "gold" for d in data])
+    if not gold.any() or not (y[gold] == C_INDEX).any():
+        return choose_threshold(P[:, C_INDEX], y == C_INDEX, opts.beta), None
+    risk = np.where(gold, constraint_risk(P, data), np.nan)
+    t = choose_type_threshold(risk, y == C_INDEX, np.asarray(prevalence_weights(list(data))))
+    return t, min(t, choose_hard_threshold(risk, y == C_INDEX))
 
 
 _CLUSTER_CACHE: dict[int, object] = {}

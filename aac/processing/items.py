@@ -14,7 +14,7 @@ from typing import Iterable, Iterator
 import pyarrow as pa
 
 from aac.classifiers import get_classifier
-from aac.classifiers.base import Classifier, ItemInput
+from aac.classifiers.base import Classifier, ItemInput, in_hard_lane
 from aac.ids import artifact_id as make_artifact_id
 from aac.ids import item_id
 from aac.processing.scope import scope_of, topic_of
@@ -77,6 +77,7 @@ def _row(artifact: str, s: Segment, scope: tuple[str, ...], authority: str, p, c
         "classifier": p.source or classifier.name,
         "confidence": float(p.confidence),
         "abstained": bool(p.abstained),
+        "hard_lane": in_hard_lane(p),
         "scope": list(scope),
         "authority": authority,
         "n_tokens": s.n_tokens,
