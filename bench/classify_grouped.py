@@ -36,6 +36,8 @@ RECIPES = {
     "c05": (FitOptions(c_stage_reg=0.5), False),
     "nowv": (FitOptions(word_vectors=0.0), False),
     "nb0": (FitOptions(nb_blend=0.0), False),
+    "nb0r05": (FitOptions(nb_blend=0.0, c_reg=0.5), False),
+    "nb0r3": (FitOptions(nb_blend=0.0, c_reg=3.0), False),
     "bal1": (FitOptions(c_source_balance=1.0), False),
 }
 

@@ -26,6 +26,7 @@ class ItemInput:
     section: tuple[str, ...] = ()
     kind: str = "paragraph"
     authority: str = "user"
+    lead_in: str = ""  # the paragraph that introduces the item's list ("Never:"), see aac.classifiers.context
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ from typing import Callable, Iterator, Sequence
 import pyarrow as pa
 
 from aac.classifiers.base import Classifier, ItemInput, Prediction, failed, in_hard_lane
+from aac.classifiers.context import with_lead_ins
 from aac.jsonsafe import finite
 from aac.schema import TYPES
 
@@ -20,7 +21,7 @@ def _item(row: dict) -> ItemInput:
     if isinstance(section, str):
         section = (section,)
     return ItemInput(str(row["text"]), tuple(str(s) for s in section), str(row.get("kind") or "paragraph"),
-                     str(row.get("authority") or "user"))
+                     str(row.get("authority") or "user"), str(row.get("lead_in") or ""))
 
 
 def prediction_fields(p: Prediction) -> dict:
@@ -117,7 +118,9 @@ def retype_batch(clf: Classifier, batch: pa.RecordBatch | pa.Table) -> pa.Table:
     get = lambda name: cols.get(name) or [None] * n  # noqa: E731
     items = [ItemInput(t or "", tuple(s or ()), k or "paragraph", a or "user")
              for t, s, k, a in zip(get("text"), get("section_path"), get("kind"), get("authority"))]
-    preds = clf.predict(items)
+    # rows come in file order (artifact, ordinal), as itemize wrote them: the same lead-ins as at processing time
+    # (a file split across two batches loses the lead-in of its first list items in the second)
+    preds = clf.predict(with_lead_ins(items, get("artifact_id")))
     updates = {
         "type": pa.array([p.label for p in preds], pa.string()),
         "type_proba": pa.array([list(p.proba) for p in preds], pa.list_(pa.float32(), 5)),

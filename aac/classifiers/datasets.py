@@ -92,7 +92,7 @@ def load_gold(path: str | Path, holdout: frozenset[str] | None = None) -> list[L
                      group=str(r.get("repo", "")),
                      source="gold", extra={"id": r.get("id"), "label_a": r.get("label_a"), "label_b": r.get("label_b"),
                                            "sample": r.get("sample") or "natural", "platform": r.get("platform") or "",
-                                           "file": Path(path).name})
+                                           "file": Path(path).name, "path": r.get("path"), "line": r.get("line")})
             for i, r in enumerate(rows) if not (holdout and repo_digest(str(r.get("repo", ""))) in holdout)]
 
 
@@ -129,7 +129,37 @@ def load_union(data_dir: str | Path | None = None) -> list[Labelled]:
     for name in GOLD_FILES:
         if (base / name).exists():
             out.extend(load_gold(base / name, holdout))
-    return out
+    return attach_lead_ins(out, [base / f for f in CONFIG_FILES])
+
+
+CONFIG_FILES = ("agent_configs_train.jsonl", "agent_configs_sample.jsonl")
+
+
+def attach_lead_ins(data: list[Labelled], config_paths: list[Path]) -> list[Labelled]:
+    """Gold items with the lead-in of their list (:mod:`aac.classifiers.context`), read from their source file (the
+    real files the gold items were drawn from, found by repository, path and line) as the pipeline sees it."""
+    from dataclasses import replace
+
+    from aac.classifiers.context import with_lead_ins
+    from aac.processing.segment import segment
+
+    wanted = {(d.group, d.extra.get("path")) for d in data if d.extra.get("line") is not None}
+    leads: dict[tuple, str] = {}
+    for p in config_paths:
+        if not Path(p).exists():
+            continue
+        for r in _read_jsonl(p):
+            key = (r.get("repo"), r.get("path"))
+            if key not in wanted:
+                continue
+            wanted.discard(key)
+            segs = segment(str(r.get("content", "")), str(r.get("path", "")))
+            items = with_lead_ins([ItemInput(x.text, tuple(x.section_path), x.kind) for x in segs])
+            for x, it in zip(segs, items):
+                if it.lead_in:
+                    leads[(*key, x.line)] = it.lead_in
+    return [replace(d, item=replace(d.item, lead_in=leads[k]))
+            if (k := (d.group, d.extra.get("path"), d.extra.get("line"))) in leads else d for d in data]
 
 
 NATURAL_SAMPLES = ("natural", "natural2")
@@ -235,8 +265,11 @@ def load_annotated(labels_path: str | Path, sample_path: str | Path,
     for r in _read_jsonl(sample_path):
         key = (r.get("repo"), r.get("path"))
         if key in wanted:
-            found[key] = {annotated_item_id(s.text): ItemInput(text=s.text, section=tuple(s.section_path), kind=s.kind)
-                          for s in segment(str(r.get("content", "")), str(r.get("path", "")))}
+            from aac.classifiers.context import with_lead_ins
+
+            items = with_lead_ins([ItemInput(text=s.text, section=tuple(s.section_path), kind=s.kind)
+                                   for s in segment(str(r.get("content", "")), str(r.get("path", "")))])
+            found[key] = {annotated_item_id(it.text): it for it in items}
     out, missing = [], []
     for n, r in enumerate(rows, 1):
         item = found.get((r.get("repo"), r.get("path")), {}).get(r.get("id"))

@@ -96,6 +96,7 @@ class GroupedReport:
     by_language: dict[str, dict] = field(default_factory=dict)
     by_platform: dict[str, dict] = field(default_factory=dict)
     forms: dict[str, dict[str, float]] = field(default_factory=dict)  # phrasing set name -> C recall per form
+    forms_hard: dict[str, dict[str, float]] = field(default_factory=dict)  # the same, for the hard lane
 
 
 def item_language(d: Labelled) -> str:
@@ -137,4 +138,6 @@ def grouped_report(data: Sequence[Labelled], P: np.ndarray, weights: Sequence[fl
     for name, rows in sets.items():
         rep.forms[name] = form_recall([data[i].label for i in rows], [labels[i] for i in rows],
                                       [data[i].form for i in rows])
+        rep.forms_hard[name] = form_recall([data[i].label for i in rows], ["C" if hard[i] else "-" for i in rows],
+                                           [data[i].form for i in rows])
     return rep

@@ -248,6 +248,7 @@ def governing_families(section: Sequence[str]) -> tuple[str, ...]:
 
 
 def clear_cache() -> None:
+    _LEAD_CACHE.clear()
     _GOVERNING_CACHE.clear()
     _SECTION_CACHE.clear()
     _TOKEN_CACHE.clear()
@@ -260,8 +261,24 @@ def _length_bucket(n: int) -> str:
 def risk_tokens(item: ItemInput, words: Sequence[str] | None = None) -> list[str]:
     """The constraint stage's symbolic features (prefixed ``r`` so they never share a hash with words)."""
     toks, shape = risk_text_tokens(item.text or "", words)
-    toks.extend(risk_section_tokens(item.section, shape))
+    toks.extend(risk_section_tokens(item.section, shape, item.lead_in))
     return toks
+
+
+_LEAD_CACHE: dict[str, tuple[str, ...]] = {}
+
+
+def lead_in_families(lead_in: str) -> tuple[str, ...]:
+    """What a list's lead-in says: its heading families (:data:`GOVERNING`, as for a governing heading) and its
+    force (``prohibit`` / ``must`` / ``stop`` / ``gate``), memoised."""
+    hit = _LEAD_CACHE.get(lead_in)
+    if hit is None:
+        heads = [name for name, p in _SECTION_FAMILIES if name in GOVERNING and p.search(lead_in)]
+        force = sorted(text_families(lead_in) & {"prohibit", "must", "stop", "gate", "shout"})
+        hit = tuple(heads) + tuple("f:" + f for f in force)
+        if len(_LEAD_CACHE) < 100_000:
+            _LEAD_CACHE[lead_in] = hit
+    return hit
 
 
 def risk_text_tokens(raw: str, words: Sequence[str] | None = None) -> tuple[list[str], tuple]:
@@ -291,8 +308,9 @@ def risk_text_tokens(raw: str, words: Sequence[str] | None = None) -> tuple[list
     return toks, (length, bool(stakes), force)
 
 
-def risk_section_tokens(section: Sequence[str], shape: tuple) -> list[str]:
-    """The heading features of :func:`risk_tokens`, crossed with the text's ``shape`` (from :func:`risk_text_tokens`)."""
+def risk_section_tokens(section: Sequence[str], shape: tuple, lead_in: str = "") -> list[str]:
+    """The heading features of :func:`risk_tokens`, crossed with the text's ``shape`` (from :func:`risk_text_tokens`);
+    a list's ``lead_in`` counts as a governing heading, and its force as force from the heading."""
     length, at_stake, force = shape
     toks = []
     for s in section_families(section):
@@ -302,7 +320,17 @@ def risk_section_tokens(section: Sequence[str], shape: tuple) -> list[str]:
             toks.append(f"rsst:{s}")
         for f in force:
             toks.append(f"rsf:{s}:{f}")
-    for s in governing_families(section):
+    governing = set(governing_families(section))
+    if lead_in:
+        lead = lead_in_families(lead_in)
+        governing.update(f for f in lead if not f.startswith("f:"))
+        for f in lead:
+            if f.startswith("f:"):
+                toks.append("rl" + f)
+                toks.append(f"rllen:{f}:{length}")
+                if at_stake:
+                    toks.append(f"rlst:{f}")
+    for s in sorted(governing):
         toks.append("rg:" + s)
         toks.append(f"rglen:{s}:{length}")
         if at_stake:

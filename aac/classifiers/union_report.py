@@ -83,9 +83,10 @@ def print_union_report(rep, console: Console, n_repos: int) -> None:
     forms = Table(title="C recall per form (rules held out in every language)")
     for col in ("set", "imperative", "declarative", "conditional", "passive", "distractor→C"):
         forms.add_column(col, justify="left" if col == "set" else "right")
-    for name, f in rep.forms.items():
-        forms.add_row(name, *[f"{f[k]:.2f}" if k in f else "-" for k in
-                              ("imperative", "declarative", "conditional", "passive", "distractor_to_c")])
+    for label, sets in (("type C", rep.forms), ("hard lane", rep.forms_hard)):
+        for name, f in sets.items():
+            forms.add_row(f"{name} ({label})", *[f"{f[k]:.2f}" if k in f else "-" for k in
+                                                 ("imperative", "declarative", "conditional", "passive", "distractor_to_c")])
     from aac.classifiers.evaluation import PAPER_DECLARATIVE_RECALL
 
     for name, decl in PAPER_DECLARATIVE_RECALL.items():
@@ -116,10 +117,11 @@ def markdown_report(rep) -> list[str]:
     out += ["", "Per platform (grouped CV):", ""] + table("platform", rep.by_platform)
     out += ["", "C recall per form, whole rules held out in every language at once (distractor->C: non-C items typed C):",
             "", "| set | imperative | declarative | conditional | passive | distractor->C |", "|---|---|---|---|---|---|"]
-    for name, f in rep.forms.items():
-        out.append(f"| {name} | " + " | ".join(f"{f[k]:.2f}" if k in f else "-" for k in
-                                                ("imperative", "declarative", "conditional", "passive",
-                                                 "distractor_to_c")) + " |")
+    for label, sets in (("type C", rep.forms), ("hard lane", rep.forms_hard)):
+        for name, f in sets.items():
+            out.append(f"| {name} ({label}) | " + " | ".join(f"{f[k]:.2f}" if k in f else "-" for k in
+                                                              ("imperative", "declarative", "conditional", "passive",
+                                                               "distractor_to_c")) + " |")
     from aac.classifiers.evaluation import PAPER_DECLARATIVE_RECALL
 
     for name, decl in PAPER_DECLARATIVE_RECALL.items():

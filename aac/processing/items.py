@@ -15,6 +15,7 @@ import pyarrow as pa
 
 from aac.classifiers import get_classifier
 from aac.classifiers.base import Classifier, ItemInput, in_hard_lane
+from aac.classifiers.context import with_lead_ins
 from aac.ids import artifact_id as make_artifact_id
 from aac.ids import item_id
 from aac.processing.scope import scope_of, topic_of
@@ -54,7 +55,8 @@ def _pending(artifact: str, path: str, content: str, authority: str, warnings: d
 def _rows(pending: list[tuple], classifier: Classifier) -> list[dict]:
     if not pending:
         return []
-    preds = classifier.predict([ItemInput(s.text, s.section_path, s.kind, auth) for _, s, _, auth in pending])
+    preds = classifier.predict(with_lead_ins([ItemInput(s.text, s.section_path, s.kind, auth) for _, s, _, auth in pending],
+                                             [artifact for artifact, _, _, _ in pending]))
     if len(preds) != len(pending):
         raise RuntimeError(f"classifier {classifier.name!r} returned {len(preds)} predictions for {len(pending)} items")
     rows = []

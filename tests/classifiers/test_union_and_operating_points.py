@@ -156,3 +156,38 @@ def test_the_trained_classifier_writes_a_hard_lane_decision_for_every_item():
     preds = clf.predict([ItemInput("Never force-push to main."), ItemInput("The app uses React.")])
     assert all(p.hard_lane is not None for p in preds)
     assert preds[0].hard_lane and all(p.hard_lane for p in preds if p.label == "C")
+
+
+def test_a_lead_in_governs_the_list_that_follows_it_and_no_further():
+    from aac.classifiers.context import with_lead_ins
+
+    items = [ItemInput("**Hard Stops:**", ("Rules",)), ItemInput("git commit", ("Rules",), "bullet"),
+             ItemInput("git push", ("Rules",), "bullet"), ItemInput("A paragraph.", ("Rules",)),
+             ItemInput("npm test", ("Rules",), "bullet"), ItemInput("禁止事项：", ("B",)),
+             ItemInput("删除数据库", ("C",), "bullet")]
+    got = [it.lead_in for it in with_lead_ins(items)]
+    assert got == ["", "**Hard Stops:**", "**Hard Stops:**", "", "", "", ""]  # another section: not governed
+    # never across files
+    two = with_lead_ins([ItemInput("Never:"), ItemInput("x", (), "bullet")], files=["a", "b"])
+    assert two[1].lead_in == ""
+
+
+def test_a_lead_in_reaches_the_constraint_stage_as_a_governing_heading():
+    bare = risk_tokens(ItemInput("git commit", ("Workflow",), "bullet"))
+    led = risk_tokens(ItemInput("git commit", ("Workflow",), "bullet", lead_in="The agent MUST NEVER do these:"))
+    assert "rlf:prohibit" in led and "rlf:prohibit" not in bare
+    assert "rg:safe" in risk_tokens(ItemInput("apagar tabelas", (), "bullet", lead_in="Não faça:"))
+
+
+def test_fast_and_plain_featurisation_agree_with_lead_ins_and_deep_sections():
+    from aac.classifiers.features import N_FEATURES, clear_caches, featurize_two_stage, hash_tokens, item_tokens
+
+    items = [ItemInput("git commit", ("A", "禁止事项", "B", "C"), "bullet", lead_in="Never:"),
+             ItemInput("Nunca borres la base", ("Reglas",))]
+    clear_caches()
+    idx, ptr, cidx, cptr = featurize_two_stage(items)
+    for n, it in enumerate(items):
+        risk: list[str] = []
+        toks = item_tokens(it, risk)
+        assert sorted(idx[ptr[n]:ptr[n + 1]].tolist()) == hash_tokens(toks, N_FEATURES)
+        assert sorted(cidx[cptr[n]:cptr[n + 1]].tolist()) == hash_tokens(toks + risk, N_FEATURES)
