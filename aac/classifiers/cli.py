@@ -168,6 +168,10 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
         cv: bool = typer.Option(True, "--cv/--no-cv", help="Add the trained model's grouped cross-validation row."),
         holdout: str = typer.Option("repo", "--holdout", help="What the CV folds hold out: repo (whole repositories), "
                                     "item (single gold items, their files' annotated items kept in training), or both."),
+        union: bool = typer.Option(True, "--union/--no-union", help="With --cv and no --gold/--corpus: the shipped "
+                                   "recipe's CV grouped by repository over every real labelled item (gold_dev + "
+                                   "gold_train), per language group and platform, at both operating points (slow: "
+                                   "minutes)."),
         llm_base_url: Optional[str] = typer.Option(None, "--llm-base-url"),
         llm_model: Optional[str] = typer.Option(None, "--llm-model"),
     ) -> None:
@@ -191,7 +195,7 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
         if corpus is not None and not corpus.is_dir():  # a mistyped --corpus must not score phrasing alone
             console.print(f"[red]no corpus folder at {corpus}[/red]")
             raise typer.Exit(2)
-        if not eval_table(gold, phrasing, corpus, names, cv, llm_base_url, llm_model, holdouts=holdouts):
+        if not eval_table(gold, phrasing, corpus, names, cv, llm_base_url, llm_model, holdouts=holdouts, union=union):
             raise typer.Exit(2)  # nothing was evaluated (the reason is printed)
 
     from aac.annotation.cli import register as register_annotation

@@ -27,6 +27,8 @@ def eval_table(gold_path: Path | None, phrasing_path: Path | None, corpus: Path 
     from aac.classifiers.datasets import load_annotated, load_gold, load_phrasing, own_examples, packaged_annotations
 
     console = console or Console(width=150)
+    # the union CV is the shipped recipe's: it runs when no other gold is named (and --union is left on)
+    union = union and gold_path is None and corpus is None and _default_path("gold_train.jsonl") is not None
     gold_path = gold_path or (None if corpus else _default_path("gold_dev.jsonl"))
     phrasing_path = phrasing_path or _default_path("phrasing_dev.jsonl")
     gold = load_gold(gold_path) if gold_path else []
@@ -49,7 +51,7 @@ def eval_table(gold_path: Path | None, phrasing_path: Path | None, corpus: Path 
         except Exception as exc:  # one broken variant must not hide the others
             rows.append(Scores(name, error=str(exc).splitlines()[0][:80]))
     union_data = []
-    if with_cv and union and _default_path("gold_train.jsonl") is not None:
+    if with_cv and union:
         from aac.classifiers.union_report import print_union_report, shipped_data, union_report
         from aac.classifiers.training import SHIPPED_WITH_ANNOTATED
 
