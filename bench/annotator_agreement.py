@@ -26,7 +26,7 @@ from aac.annotation.agreement import agreement_report  # noqa: E402
 from aac.classifiers.datasets import packaged_annotations  # noqa: E402
 from aac.classifiers.metrics import prf  # noqa: E402
 from aac.classifiers.paths import shared_data  # noqa: E402
-from aac.schema import TYPES  # noqa: E402
+from aac.core.schema import TYPES  # noqa: E402
 
 
 def against_gold(checks: list[dict], gold: dict[str, str], title: str) -> None:

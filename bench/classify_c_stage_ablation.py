@@ -208,7 +208,7 @@ class Distant:
     """A text-only model of "listed under a safety heading" over the unlabelled sample (no gold labels used)."""
 
     def __init__(self):
-        from aac.processing.segment import segment
+        from aac.core.segment import segment
 
         rows = [json.loads(line) for line in open(shared_data() / "agent_configs_sample.jsonl", encoding="utf-8")]
         items, repos = [], []

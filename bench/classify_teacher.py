@@ -40,7 +40,7 @@ from aac.classifiers.datasets import Labelled, load_gold, load_phrasing, own_exa
 from aac.classifiers.metrics import form_recall, prf, summary  # noqa: E402
 from aac.classifiers.paths import shared_data  # noqa: E402
 from aac.classifiers.training import FitOptions, choose_threshold, labels_from_proba  # noqa: E402
-from aac.schema import TYPES  # noqa: E402
+from aac.core.schema import TYPES  # noqa: E402
 
 
 def teacher_text(item: ItemInput) -> tuple[str, str]:
@@ -145,7 +145,7 @@ def _bucketed(rng, lens: np.ndarray, batch: int) -> list[np.ndarray]:
 
 def unlabelled():
     """(items, repo per item) of agent_configs_sample.jsonl, segmented by the package's own segmenter."""
-    from aac.processing.segment import segment
+    from aac.core.segment import segment
 
     items, repos = [], []
     with open(shared_data() / "agent_configs_sample.jsonl", encoding="utf-8") as f:

@@ -25,7 +25,7 @@ import pyarrow as pa  # noqa: E402
 
 from aac.processing.dedupe import NearDupConfig  # noqa: E402
 from aac.processing.pipeline import ProcessConfig, StepStat, artifacts_from_records, run  # noqa: E402
-from aac.store import Corpus  # noqa: E402
+from aac.core.store import Corpus  # noqa: E402
 
 PAPER_N = 396_934
 TARGET_SECONDS = 600

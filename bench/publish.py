@@ -20,9 +20,9 @@ import pyarrow as pa
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from aac.hub.publish import build_hub_folder  # noqa: E402
-from aac.ids import artifact_id, item_id  # noqa: E402
-from aac.schema import ARTIFACTS, ITEMS, REPOS, TYPES  # noqa: E402
-from aac.store import Corpus  # noqa: E402
+from aac.core.ids import artifact_id, item_id  # noqa: E402
+from aac.core.schema import ARTIFACTS, ITEMS, REPOS, TYPES  # noqa: E402
+from aac.core.store import Corpus  # noqa: E402
 
 PLATFORMS = ["claude", "agents", "cursor", "copilot", "windsurf", "gemini", "cline"]
 WORDS = "run test build lint never always prefer use avoid commit deploy module api schema docs".split()

@@ -39,10 +39,10 @@ import pyarrow as pa
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from aac.ids import artifact_id  # noqa: E402
+from aac.core.ids import artifact_id  # noqa: E402
 from aac.refresh.versioning import apply_refresh  # noqa: E402
-from aac.schema import ARTIFACTS  # noqa: E402
-from aac.store import Corpus  # noqa: E402
+from aac.core.schema import ARTIFACTS  # noqa: E402
+from aac.core.store import Corpus  # noqa: E402
 
 
 def rows(n: int, edit_every: int = 0, start: int = 0) -> list[dict]:
@@ -62,7 +62,7 @@ def crawl_bench(n: int) -> None:
 
     from aac.collectors.collect import run_github_crawl
     from aac.collectors.emulator import EmulatorServer, generate_snapshot
-    from aac.config import Secret
+    from aac.core.config import Secret
     from aac.refresh.versioning import merge_incoming
 
     records = list(generate_snapshot(n, 7))
@@ -198,7 +198,7 @@ def fetch_bench(n: int, latency: float) -> None:
     from aac.collectors.collect import run_github_crawl
     from aac.collectors.emulator import EmulatorServer, generate_snapshot
     from aac.collectors.emulator.profiles import IDEAL
-    from aac.config import Secret
+    from aac.core.config import Secret
 
     slow = replace(IDEAL, name="ideal+latency", slow_rate=1.0, slow_seconds=latency)  # every response waits
     records = list(generate_snapshot(n, 7))

@@ -12,7 +12,7 @@ import json
 import time
 from pathlib import Path
 
-from aac.processing.segment import comparable_text, segment
+from aac.core.segment import comparable_text, segment
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 
@@ -67,7 +67,7 @@ def main() -> None:
     print(f"segment 1.2 KB prefixes: {rate:,.0f} files/s, {n_small / dt:,.0f} items/s; "
           f"396,934 such files ~ {396934 / rate:.0f} s on one core")
     if args.itemize:
-        from aac.processing.items import itemize_many
+        from aac.processing.item_batches import itemize_many
 
         t0 = time.perf_counter()
         n = sum(b.num_rows for b in itemize_many((str(i), r["path"], r["content"]) for i, r in enumerate(rows)))

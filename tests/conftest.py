@@ -75,6 +75,6 @@ def phrasing_path() -> Path:
 
 @pytest.fixture
 def corpus(tmp_path):
-    from aac.store import Corpus
+    from aac.core.store import Corpus
 
     return Corpus(tmp_path / "corpus-root")

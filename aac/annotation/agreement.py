@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Sequence
 
-from aac.schema import TYPES
+from aac.core.schema import TYPES
 
 
 def cohen_kappa(a: Sequence[str], b: Sequence[str]) -> float:

@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from aac.labels import parse_type
-from aac.schema import TYPES
+from aac.core.labels import parse_type
+from aac.core.schema import TYPES
 
-from aac.annotation.views import ADJUDICATOR  # noqa: F401  (re-exported)
+from aac.core.gold_view import ADJUDICATOR  # noqa: F401  (re-exported)
 
 
 def _rows(path: str | Path) -> list[dict]:
@@ -83,7 +83,7 @@ def import_label_file(path: str | Path, annotator: str, items_path: str | Path |
 
 
 def gold_jsonl_rows(gold: list[dict]) -> list[dict]:
-    """Rows of the ``gold`` view (:func:`aac.annotation.store.gold_rows`) in gold_dev.jsonl format, plus every
+    """Rows of the ``gold`` view (:func:`aac.core.gold_view.gold_rows`) in gold_dev.jsonl format, plus every
     vote, its annotators and how the label was settled (``provenance``)."""
     out = []
     for g in gold:

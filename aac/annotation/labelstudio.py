@@ -12,8 +12,8 @@ import json
 from pathlib import Path
 from typing import Iterable
 
-from aac.labels import parse_type
-from aac.schema import TYPES
+from aac.core.labels import parse_type
+from aac.core.schema import TYPES
 
 TYPE_NAMES = {"C": "Constraint", "P": "Procedural", "B": "Belief", "F": "Preference", "E": "Episodic"}
 

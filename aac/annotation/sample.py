@@ -11,7 +11,7 @@ import math
 import random
 from collections import defaultdict
 
-from aac.store import Corpus
+from aac.core.store import Corpus
 
 STAR_BANDS = (0, 10, 100, 1000, 10_000)
 

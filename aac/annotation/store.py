@@ -1,7 +1,7 @@
 """Annotations in the corpus: the ``annotations`` table, the adjudication queue and the ``gold`` view.
 
 ``gold`` = per item, the latest adjudicator label when there is one, else the label at least two annotators
-agree on, else the label of a strict majority of three or more annotators (see :mod:`aac.annotation.views`).
+agree on, else the label of a strict majority of three or more annotators (see :mod:`aac.core.gold_view`).
 Items where annotators disagree and neither settles it form the adjudication queue.
 """
 
@@ -13,12 +13,12 @@ from typing import Sequence
 import pyarrow as pa
 
 from aac.annotation.formats import ADJUDICATOR
-from aac.schema import ANNOTATIONS
-from aac.annotation.views import GOLD_SQL, QUEUE_SQL
-from aac.store import Corpus, register_view
+from aac.core.schema import ANNOTATIONS
+from aac.core.gold_view import GOLD_SQL, QUEUE_SQL
+from aac.core.store import Corpus, register_view
 
 
-register_view("gold", GOLD_SQL)  # also registered by aac.store itself (see aac/annotation/views.py)
+register_view("gold", GOLD_SQL)  # also registered by aac.core.store itself (see aac/core/gold_view.py)
 
 
 def save(corpus: Corpus, rows: Sequence[dict]) -> int:
@@ -155,21 +155,3 @@ def adjudicated_pairs(corpus: Corpus) -> dict[tuple[str, str], tuple[list[str], 
         pair[0].append(label)
         pair[1].append(adjudicated)
     return out
-
-
-def gold_rows(corpus: Corpus) -> list[dict]:
-    """The ``gold`` view, one dict per item (ordered by id); empty before any annotation."""
-    if not corpus.exists("annotations"):
-        return []
-    return corpus.sql("SELECT * FROM gold ORDER BY item_id").to_pylist()
-
-
-def gold_from_corpus(root: str | Path):
-    """The ``gold`` view as labelled items (grouped by repository) for training and evaluation."""
-    from aac.classifiers.base import ItemInput
-    from aac.classifiers.datasets import Labelled, vote_extra
-
-    return [Labelled(ItemInput(r["text"] or "", tuple(r["section_path"] or ()), r["kind"] or "paragraph"),
-                     r["label"], group=r["repo"] or r["item_id"], source="gold",
-                     extra={"id": r["item_id"], "provenance": r["provenance"], **vote_extra(r["votes"] or [])})
-            for r in gold_rows(Corpus(root))]

@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass
 from typing import Protocol, Sequence
 
-# Same tuple as aac.schema.TYPES (a test pins the equality); defined here so that loading the default classifier
+# Same tuple as aac.core.schema.TYPES (a test pins the equality); defined here so that loading the default classifier
 # does not import pyarrow (~0.35 s), which matters to `aac compact`, started once per file.
 TYPES: tuple[str, ...] = ("C", "P", "B", "F", "E")
 

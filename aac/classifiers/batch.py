@@ -10,8 +10,8 @@ import pyarrow as pa
 
 from aac.classifiers.base import Classifier, ItemInput, Prediction, failed, in_hard_lane
 from aac.classifiers.context import with_lead_ins
-from aac.jsonsafe import finite
-from aac.schema import TYPES
+from aac.core.jsonsafe import finite
+from aac.core.schema import TYPES
 
 BATCH = 4096
 

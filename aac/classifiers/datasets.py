@@ -13,8 +13,9 @@ from importlib import resources
 from pathlib import Path
 
 from aac.classifiers.base import ItemInput
-from aac.labels import parse_type
-from aac.schema import TYPES
+from aac.core.gold_view import gold_rows
+from aac.core.labels import parse_type
+from aac.core.schema import TYPES
 
 
 @dataclass(frozen=True)
@@ -141,7 +142,7 @@ def attach_lead_ins(data: list[Labelled], config_paths: list[Path]) -> list[Labe
     from dataclasses import replace
 
     from aac.classifiers.context import with_lead_ins
-    from aac.processing.segment import segment
+    from aac.core.segment import segment
 
     wanted = {(d.group, d.extra.get("path")) for d in data if d.extra.get("line") is not None}
     leads: dict[tuple, str] = {}
@@ -257,7 +258,7 @@ def load_annotated(labels_path: str | Path, sample_path: str | Path,
     the adjudicated one): the first two become the item's ``label_a``/``label_b``, as for gold items, so a disputed
     item counts partly as C (``FitOptions.soft_c``).
     """
-    from aac.processing.segment import segment
+    from aac.core.segment import segment
 
     rows = _read_jsonl(labels_path)
     wanted = {(r.get("repo"), r.get("path")) for r in rows}
@@ -296,3 +297,14 @@ def load_any(path: str | Path) -> list[Labelled]:
     if rows and "form" in rows[0]:
         return load_phrasing(path)
     return load_gold(path)
+
+
+def gold_from_corpus(root: str | Path) -> list[Labelled]:
+    """The corpus' ``gold`` view (the annotators' agreed labels) as labelled items (grouped by repository) for
+    training and evaluation."""
+    from aac.core.store import Corpus  # DuckDB: only when a corpus is read
+
+    return [Labelled(ItemInput(r["text"] or "", tuple(r["section_path"] or ()), r["kind"] or "paragraph"),
+                     r["label"], group=r["repo"] or r["item_id"], source="gold",
+                     extra={"id": r["item_id"], "provenance": r["provenance"], **vote_extra(r["votes"] or [])})
+            for r in gold_rows(Corpus(root))]

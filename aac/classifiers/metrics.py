@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Sequence
 
-from aac.schema import TYPES
+from aac.core.schema import TYPES
 
 
 def prf(gold: Sequence[str], pred: Sequence[str], label: str) -> tuple[float, float, float]:

@@ -33,7 +33,7 @@ def eval_table(gold_path: Path | None, phrasing_path: Path | None, corpus: Path 
     phrasing_path = phrasing_path or _default_path("phrasing_dev.jsonl")
     gold = load_gold(gold_path) if gold_path else []
     if corpus is not None:
-        from aac.annotation.store import gold_from_corpus
+        from aac.classifiers.datasets import gold_from_corpus
 
         gold += gold_from_corpus(corpus)
     phrasing = load_phrasing(phrasing_path) if phrasing_path else []

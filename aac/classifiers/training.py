@@ -22,7 +22,7 @@ import numpy as np
 from aac.classifiers.datasets import Labelled
 from aac.classifiers.features import N_FEATURES, featurize, featurize_two_stage, to_csr
 from aac.classifiers.linear import C_INDEX, LinearModel, combine_stages, decide, risk_adjust
-from aac.schema import TYPES
+from aac.core.schema import TYPES
 
 
 @dataclass

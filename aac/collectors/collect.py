@@ -32,14 +32,14 @@ from datetime import datetime, timezone
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from aac.collectors import platforms as platform_registry
+from aac.core import platforms as platform_registry
 from aac.collectors.crawl import CrawlEngine, Hit, LeafRecord, SearchFn
 from aac.collectors.partition import MAX_INDEXED, LossModel, SizePrior, SizeRange
 from aac.collectors.reuse import PreviousContent
-from aac.config import DEFAULT_FETCH_WORKERS
-from aac.ids import artifact_id, stable_id
-from aac.schema import ARTIFACTS, CRAWL_QUERIES, REPOS
-from aac.store import Corpus
+from aac.core.config import DEFAULT_FETCH_WORKERS
+from aac.core.ids import artifact_id, stable_id
+from aac.core.schema import ARTIFACTS, CRAWL_QUERIES, REPOS
+from aac.core.store import Corpus
 
 log = logging.getLogger(__name__)
 

@@ -34,7 +34,7 @@ from aac.collectors.partition import (
     check_parts,
     saturated,
 )
-from aac.ids import stable_id
+from aac.core.ids import stable_id
 
 
 @dataclass(frozen=True)

@@ -44,7 +44,7 @@ from urllib.parse import quote, urlparse
 from aac.collectors.clock import Clock, RealClock
 from aac.collectors.crawl import Hit, Page
 from aac.collectors.validators import ValidatorCache, request_key
-from aac.config import DEFAULT_GITHUB_API, Secret
+from aac.core.config import DEFAULT_GITHUB_API, Secret
 
 log = logging.getLogger(__name__)
 

@@ -20,12 +20,12 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from aac.collectors import platforms as registry
+from aac.core import platforms as registry
 from aac.collectors.collect import artifact_row, repo_row
 from aac.collectors.crawl import Hit
-from aac.ids import stable_id
-from aac.schema import ARTIFACTS, REPOS
-from aac.store import Corpus
+from aac.core.ids import stable_id
+from aac.core.schema import ARTIFACTS, REPOS
+from aac.core.store import Corpus
 
 log = logging.getLogger(__name__)
 

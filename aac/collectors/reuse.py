@@ -22,8 +22,8 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from aac.collectors.crawl import Hit
-from aac.ids import artifact_id
-from aac.store import Corpus
+from aac.core.ids import artifact_id
+from aac.core.store import Corpus
 
 TABLES = ("raw_artifacts", "artifacts")
 _HEX = re.compile(r"^[0-9a-f]{16,}$")

@@ -17,8 +17,8 @@ from typing import Any
 
 import pyarrow as pa
 
-from aac.schema import HTTP_CACHE
-from aac.store import Corpus
+from aac.core.schema import HTTP_CACHE
+from aac.core.store import Corpus
 
 
 def request_key(path: str, params: dict | None = None) -> str:

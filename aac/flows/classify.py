@@ -55,7 +55,7 @@ def classify_corpus(root: str, classifier: str = "default", llm_base_url: str | 
                     llm_model: str | None = None) -> int:
     import pyarrow.parquet as pq
 
-    from aac.store import Corpus, remove_stale_dirs
+    from aac.core.store import Corpus, remove_stale_dirs
 
     from aac.classifiers.base import fingerprint_of
     from aac.processing.item_record import rewriting_items

@@ -13,10 +13,10 @@ from dataclasses import asdict
 from prefect import flow, task
 from prefect.artifacts import create_table_artifact
 
-from aac.collectors import platforms as registry
+from aac.core import platforms as registry
 from aac.collectors.collect import run_github_crawl
-from aac.config import Settings
-from aac.store import Corpus
+from aac.core.config import Settings
+from aac.core.store import Corpus
 
 
 @task(retries=2, retry_delay_seconds=[5, 30], task_run_name="crawl-{platform}")

@@ -1,7 +1,7 @@
-"""Prefect flow ``process``: the processing pass as tasks (stage, per-artifact steps + dedupe + write, items).
+"""Prefect flow ``process``: the processing pass as one retried task, with a step table as a Prefect artifact.
 
-Thin on purpose: every step is a pure function in ``aac.processing``; the flow owns retries and reporting.
-Each task is idempotent (a re-run recomputes the same tables from ``raw_artifacts``), so a retry is safe.
+Thin on purpose: the job is :func:`aac.jobs.process.process`; the flow owns retries and reporting.
+The task is idempotent (a re-run recomputes the same tables from ``raw_artifacts``), so a retry is safe.
 """
 
 from __future__ import annotations
@@ -9,36 +9,15 @@ from __future__ import annotations
 from prefect import flow, task
 from prefect.artifacts import create_table_artifact
 
-from aac.processing import pipeline
-from aac.processing.dedupe import NearDupConfig
-from aac.processing.licenses import parse_allowlist
-from aac.store import Corpus
-
-
-def config(keep_private: bool = False, near_threshold: float = 0.85, allow: str | None = None,
-           template_min_repos: int = 3, workers: int = 1, full: bool = False,
-           classifier: str = "default") -> pipeline.ProcessConfig:
-    """``classifier``: a registry name; ``default`` leaves it to the items step (and lets workers type items)."""
-    clf = None
-    if classifier != "default":
-        from aac.classifiers import get_classifier
-
-        clf = get_classifier(classifier)
-    return pipeline.ProcessConfig(keep_private=keep_private, allow=parse_allowlist(allow),
-                                  near=NearDupConfig(threshold=near_threshold), template_min_repos=template_min_repos,
-                                  workers=workers, incremental=not full, classifier=clf)
+from aac.jobs.process import ProcessOptions
+from aac.jobs.process import process as process_job
 
 
 @task(retries=2, retry_delay_seconds=[5, 30])
 def process_corpus(corpus: str, keep_private: bool, near_threshold: float, allow: str | None,
                    template_min_repos: int, workers: int, full: bool = False, classifier: str = "default") -> dict:
-    cfg = config(keep_private, near_threshold, allow, template_min_repos, workers, full, classifier)
-    report = pipeline.run(Corpus(corpus), cfg)
-    return {"artifacts": report.artifacts, "kept": report.kept, "private": report.private, "dropped": report.dropped,
-            "items": report.items, "drop_reasons": report.drop_reasons, "processed": report.processed,
-            "reused": report.reused, "items_itemised": report.items_itemised, "items_reused": report.items_reused,
-            "items_retyped": report.items_retyped, "item_rows_retyped": report.item_rows_retyped,
-            "classifier": report.classifier, "steps": [s.__dict__ for s in report.steps]}
+    options = ProcessOptions(corpus, keep_private, near_threshold, allow, template_min_repos, workers, full, classifier)
+    return process_job(options).to_dict()
 
 
 @flow(name="process", log_prints=True)

@@ -1,39 +1,27 @@
 """Prefect flow ``publish-corpus``: build + validate the Hub folder, optionally upload, report the figures.
 
-Thin by design: the steps live in aac.hub; the flow owns retries (uploads) and reporting (Prefect artifacts).
+Thin by design: the job is :func:`aac.jobs.publish.publish`; the flow owns retries (uploads) and reporting
+(Prefect artifacts).
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from prefect import flow, task
 from prefect.artifacts import create_markdown_artifact, create_table_artifact
+
+from aac.flows.worker import worker_defaults
+from aac.jobs.publish import PublishOptions, PublishStages, build_stage, upload_stage
+from aac.jobs.publish import publish as publish_job
 
 
 @task
 def build_task(corpus: str, out: str, repo_id: str | None, optout: str | None) -> dict:
-    from aac.hub.policy import OptOut
-    from aac.hub.publish import build_hub_folder
-    from aac.store import Corpus
-
-    optout_path = optout or OptOut.default_path(corpus)  # the same default as `aac publish`
-    result = build_hub_folder(Corpus(corpus), Path(out), repo_id=repo_id, optout=OptOut.load(optout_path))
-    return {"rows": result.report.rows, "held_back": result.report.held_back,
-            "per_platform": [list(r) for r in result.summary["per_platform"]],
-            "per_type": [list(r) for r in result.summary["per_type"]]}
+    return build_stage(corpus, out, repo_id, optout)
 
 
 @task(retries=2, retry_delay_seconds=[30, 120])
-def upload_task(out: str, repo_id: str) -> str:
-    from aac.config import Settings
-    from aac.hub.upload import upload_hub_folder
-
-    settings = Settings.from_env()
-    if not settings.hf_token:
-        raise RuntimeError("HF_TOKEN is not set in the worker's environment")
-    up = upload_hub_folder(Path(out), repo_id, settings.hf_token, endpoint=settings.hf_endpoint)
-    return up.commit_url or repo_id
+def upload_task(out: str, repo_id: str, private: bool = False) -> dict:
+    return upload_stage(out, repo_id, private)
 
 
 def report_figures(figures: dict, title: str) -> None:
@@ -53,14 +41,9 @@ def publish_corpus(corpus: str = "data", out: str = "hub", repo_id: str | None =
     """Publish the corpus: Hub folder of the publishable rows, validated offline; uploaded when ``upload``.
     ``optout`` defaults to ``<corpus>/optout.txt``, then ``./optout.txt``, as for `aac publish`; ``repo_id`` to the
     worker's ``AAC_HF_REPO_ID``."""
-    from aac.flows.refresh import worker_defaults
-
     repo_id = worker_defaults(None, repo_id)[1]
-    if upload and not repo_id:
-        raise ValueError("upload=True needs repo_id (or AAC_HF_REPO_ID in the worker's environment)")
-    figures = build_task(corpus, out, repo_id, optout)
-    if upload:
-        figures["commit"] = upload_task(out, repo_id)
+    options = PublishOptions(corpus=corpus, out=out, repo_id=repo_id, optout=optout, upload=upload)
+    figures = publish_job(options, PublishStages(build=build_task, upload=upload_task)).to_dict()
     report_figures(figures, f"AAC release from {corpus}")
     print(f"published rows: {figures['rows']}; held back: {figures['held_back']}")
     return figures

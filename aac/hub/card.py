@@ -9,7 +9,7 @@ from huggingface_hub import DatasetCard, DatasetCardData
 
 from aac.hub.layout import CONFIGS, LayoutReport
 from aac.hub.policy import PERMISSIVE, SECRET_PATTERNS
-from aac.schema import TYPE_NAMES, TYPES
+from aac.core.schema import TYPE_NAMES, TYPES
 
 TAGS = ["ai-coding-agents", "agent-configuration", "claude-md", "agents-md", "cursorrules", "copilot-instructions",
         "knowledge-typing", "duckdb", "parquet"]

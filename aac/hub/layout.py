@@ -17,8 +17,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from aac.hub.policy import PERMISSIVE, SECRETS_RE_SQL, OptOut
-from aac.schema import SCHEMAS
-from aac.store import Corpus
+from aac.core.schema import SCHEMAS
+from aac.core.store import Corpus
 
 CONFIGS: tuple[str, ...] = ("artifacts", "items", "repos", "annotations")
 

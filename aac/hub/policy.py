@@ -18,7 +18,7 @@ from aac.processing.secrets import DISCORD_ID_SHAPE
 def _default_allowlist() -> frozenset[str]:
     """The processing step's allowlist when it exists, so both steps agree; otherwise the same well-known ids."""
     try:  # the process area owns the canonical list
-        from aac.processing.licenses import PERMISSIVE  # type: ignore[attr-defined]
+        from aac.core.licenses import PERMISSIVE  # type: ignore[attr-defined]
 
         return frozenset(PERMISSIVE)
     except Exception:

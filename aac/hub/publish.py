@@ -9,7 +9,7 @@ from aac.hub.card import render_card
 from aac.hub.layout import LayoutReport, summarize, write_layout
 from aac.hub.policy import OptOut
 from aac.hub.validate import HubFolderInvalid, validate_folder
-from aac.store import Corpus
+from aac.core.store import Corpus
 
 
 @dataclass

@@ -12,9 +12,9 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from aac.config import Secret
+from aac.core.config import Secret
 from aac.hub.layout import CONFIGS
-from aac.store import Corpus
+from aac.core.store import Corpus
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from aac.config import Secret
+from aac.core.config import Secret
 
 
 class UploadError(Exception):

@@ -75,7 +75,7 @@ def check_policy(folder: Path) -> None:
     import pyarrow.parquet as pq
 
     from aac.hub.policy import PERMISSIVE, SECRETS_RE_SQL
-    from aac.schema import SCHEMAS
+    from aac.core.schema import SCHEMAS
 
     folder = Path(folder)
     for config in CONFIGS:

@@ -18,7 +18,7 @@ from aac.operators.compact import resolve_budget
 from aac.operators.decompose import Partition
 from aac.operators.model import Item, KnowledgeBase
 from aac.operators.verify import words
-from aac.tokens import count_tokens
+from aac.core.tokens import count_tokens
 
 SEPARATOR = "\n"
 

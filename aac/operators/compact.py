@@ -28,7 +28,7 @@ from aac.operators.soft import NearDuplicateIndex, analyse, episodic_placeholder
 from aac.operators.verify import norm_ws, verbatim_presence
 
 _norm = lru_cache(maxsize=200_000)(norm_ws)
-from aac.tokens import ApproxBPETokenizer, count_tokens, default_tokenizer
+from aac.core.tokens import ApproxBPETokenizer, count_tokens, default_tokenizer
 
 from aac.classifiers.operating_point import hard_lane_risk  # noqa: E402
 

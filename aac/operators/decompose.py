@@ -17,7 +17,7 @@ import numpy as np
 
 from aac.operators.compact import hard_lane_of
 from aac.operators.model import GLOBAL, ROOT_TOPIC, Item, KnowledgeBase
-from aac.tokens import count_tokens
+from aac.core.tokens import count_tokens
 
 SEPARATOR = "\n"
 

@@ -24,7 +24,7 @@ from aac.operators.decompose import type_decompose
 from aac.operators.metrics import constraint_recall, constraints, locality, macro_f1, per_type, recall_at_k
 from aac.operators.model import GLOBAL, TYPES, Item, KnowledgeBase, scope_intersects
 from aac.operators.retrieve import TypeRetriever, namespaced, resolve_topics
-from aac.tokens import count_tokens
+from aac.core.tokens import count_tokens
 
 QUERIES = Path(__file__).parent / "data" / "retail_queries.jsonl"
 STRATEGIES = ("TypeCompact", *COMPACTION_BASELINES)

@@ -1,7 +1,7 @@
 """The data the operators work on: typed items and a knowledge base with a topic tree and a scope function.
 
 Kept free of the pipeline (no pyarrow, Prefect or GitHub) so agent runtimes can import the operators alone.
-The constants below mirror ``aac.schema.TYPES`` and ``aac.classifiers.AUTHORITY_WEIGHTS``; a test pins them equal.
+The constants below mirror ``aac.core.schema.TYPES`` and ``aac.classifiers.AUTHORITY_WEIGHTS``; a test pins them equal.
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from functools import lru_cache
 from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Mapping, Sequence
 
-from aac.labels import parse_type
-from aac.processing.scope import ROOT_TOPIC  # the topic of the items above every heading
-from aac.tokens import count_tokens
+from aac.core.labels import parse_type
+from aac.core.scope import ROOT_TOPIC  # the topic of the items above every heading
+from aac.core.tokens import count_tokens
 
 TYPES: tuple[str, ...] = ("C", "P", "B", "F", "E")
 AUTHORITY_WEIGHTS: dict[str, float] = {"sys": 1.5, "dev": 1.25, "user": 1.0, "tool": 0.75, "retrieved": 0.6}

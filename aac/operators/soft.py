@@ -15,7 +15,7 @@ from typing import Callable, Iterable
 import regex as re
 
 from aac.operators.verify import words
-from aac.tokens import count_tokens, default_tokenizer
+from aac.core.tokens import count_tokens, default_tokenizer
 
 _SENT = re.compile(r"(?<=[.!?])\s+(?=[\p{Lu}\p{N}`\"'(\[*])|\n+")
 _CLAUSE = re.compile(r"\s*(?:;|:\s|\s[—–-]\s|,\s(?:but|and|which|so|because|although|while|since|as)\s|\s\()")

@@ -25,7 +25,7 @@ from typing import Iterator
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from aac.store import Corpus
+from aac.core.store import Corpus
 
 ITEMS_RECORD = [
     pa.field("_items_key", pa.string()),  # hash of (segmentation code, path, final content) the items were made from

@@ -1,6 +1,6 @@
 """Compose segmentation, scope and typing into rows of the ``items`` table.
 
-Classification is the slow part for model-backed classifiers, so ``itemize_many`` collects items across many
+Classification is the slow part for model-backed classifiers, so ``itemize_many`` (:mod:`aac.processing.item_batches`) collects items across many
 artifacts and calls ``classifier.predict`` once per batch; ``itemize`` is the one-file convenience.
 """
 
@@ -9,20 +9,15 @@ from __future__ import annotations
 import logging
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterable, Iterator
-
-import pyarrow as pa
 
 from aac.classifiers import get_classifier
 from aac.classifiers.base import Classifier, ItemInput, in_hard_lane
 from aac.classifiers.context import with_lead_ins
-from aac.ids import artifact_id as make_artifact_id
-from aac.ids import item_id
-from aac.processing.scope import scope_of, topic_of
-from aac.processing.segment import Segment, segment_document
-from aac.schema import ITEMS
+from aac.core.ids import artifact_id as make_artifact_id
+from aac.core.ids import item_id
+from aac.core.scope import scope_of, topic_of
+from aac.core.segment import Segment, segment_document
 
-_COLUMNS = ITEMS.names
 log = logging.getLogger(__name__)
 
 
@@ -93,33 +88,6 @@ def itemize(
     """The typed, scoped item rows of one file (dicts with exactly the ``items`` columns); pass a dict as
     ``warnings`` to learn of segmentation warnings (``segmentation_failed`` among them)."""
     return _rows(_pending(artifact_id, path, content, authority, warnings), resolve_classifier(classifier))
-
-
-def itemize_many(
-    records: Iterable[tuple[str, str, str]], classifier: Classifier | None = None, batch_size: int = 4096,
-    authority: str = "user", warnings: dict[str, tuple[str, ...]] | None = None,
-) -> Iterator[pa.RecordBatch]:
-    """Record batches of ``items`` rows for (artifact_id, path, content) records, typed a batch at a time.
-
-    A record may carry a fourth element, its own authority. A file's items may straddle two batches; every
-    batch holds at least ``batch_size`` rows except the last. Pass a dict as ``warnings`` to collect
-    artifact_id -> segmentation warnings (e.g. ``malformed_front_matter``) without parsing twice.
-    """
-    clf = resolve_classifier(classifier)
-    pending: list[tuple] = []
-    for record in records:
-        artifact, path, content = record[0], record[1], record[2]
-        pending.extend(_pending(artifact, path, content, record[3] if len(record) > 3 else authority, warnings))
-        if len(pending) >= batch_size:
-            yield _batch(_rows(pending, clf))
-            pending = []
-    if pending:
-        yield _batch(_rows(pending, clf))
-
-
-def _batch(rows: list[dict]) -> pa.RecordBatch:
-    columns = {name: [r[name] for r in rows] for name in _COLUMNS}
-    return pa.RecordBatch.from_pydict(columns, schema=ITEMS)
 
 
 def local_artifact_id(path: str | Path) -> str:

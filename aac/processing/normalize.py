@@ -26,9 +26,9 @@ from dataclasses import dataclass, field
 
 import yaml
 
+from aac.core.segment import SAFE_LOADER
+
 MAX_BYTES = 384 * 1024
-# libyaml's safe loader when PyYAML has it (about ten times faster); the segmenter reads front matter with the same
-SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 MAX_CONTROL_RATIO = 0.10  # share of control characters (besides \t \n \r \f \v \b) that makes a file binary
 MAX_REPLACED_RATIO = 0.01  # share of U+FFFD replacements above which the text is too damaged to keep
 BINARY_PROBE = 8192

@@ -21,7 +21,7 @@ made from and the fingerprint of the classifier that typed them (``aac.classifie
 options, digest of the model). An artifact whose (path, content) is unchanged keeps its items when the
 fingerprint is the same, and has them re-typed (segmentation kept) when the classifier or its model changed;
 the others are segmented and typed afresh. Both keys include a digest of the code that
-produced them (:mod:`aac.codehash`: the step modules, the ``aac`` modules they import and the versions of the
+produced them (:mod:`aac.core.codehash`: the step modules, the ``aac`` modules they import and the versions of the
 libraries they rest on), so a change of that code redoes the pass on the next run without ``--full``.
 ``ProcessConfig(incremental=False)`` (``aac process --full``) recomputes everything regardless.
 
@@ -42,7 +42,7 @@ from collections.abc import Callable, Iterable, Iterator
 import multiprocessing
 from collections import deque
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -52,13 +52,14 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from aac.classifiers.base import fingerprint_of
-from aac.codehash import code_digest
-from aac.collectors.platforms import platform_of
-from aac.ids import artifact_id as make_artifact_id
-from aac.processing import item_record, licenses, normalize, secrets, tagging
+from aac.core.codehash import code_digest
+from aac.core.platforms import platform_of
+from aac.core.ids import artifact_id as make_artifact_id
+from aac.core import licenses
+from aac.processing import item_record, normalize, secrets, tagging
 from aac.processing.dedupe import NearDupConfig, content_sha256, dedupe
-from aac.schema import ARTIFACTS, REPOS
-from aac.store import Corpus
+from aac.core.schema import ARTIFACTS, REPOS
+from aac.core.store import Corpus
 
 log = logging.getLogger(__name__)
 
@@ -68,10 +69,10 @@ INPUT_STATUSES = ("collected", "removed")
 # the digests do not: this module's own code that assembles the rows; bump them when that changes the output.
 STAGE_VERSION = 1
 ITEMS_VERSION = 1
-PASS1_MODULES = ("aac.processing.normalize", "aac.processing.licenses", "aac.processing.secrets",
+PASS1_MODULES = ("aac.processing.normalize", "aac.core.licenses", "aac.processing.secrets",
                  "aac.processing.tagging", "aac.processing.dedupe")
 PASS1_LIBRARIES = ("detect-secrets", "datasketch", "pyyaml")
-ITEMS_MODULES = ("aac.processing.items",)  # segment, scope, tokens, ids, schema follow from its imports
+ITEMS_MODULES = ("aac.processing.items", "aac.processing.item_batches")  # segment, scope, tokens, ids, schema follow from its imports
 ITEMS_LIBRARIES = ("markdown-it-py", "pyyaml", "regex")
 
 
@@ -137,6 +138,10 @@ class ProcessReport:
     items: int = 0
     drop_reasons: dict[str, int] = field(default_factory=dict)
     steps: list[StepStat] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        """Plain JSON-able dict (steps as dicts): what the ``process`` flow returns and the refresh report holds."""
+        return asdict(self)
 
 
 # ---- input from records (demo, tests, bench) --------------------------------------------------------------
@@ -472,7 +477,7 @@ def _item_records(corpus: Corpus, keep_private: bool, before: dict[str, tuple[st
 
 
 def _items_chunk(records: list[tuple[str, str, str]]) -> list[pa.RecordBatch]:
-    from aac.processing.items import itemize_many
+    from aac.processing.item_batches import itemize_many
 
     return list(itemize_many(records))
 
@@ -505,7 +510,8 @@ def write_items(corpus: Corpus, cfg: ProcessConfig, before: dict[str, tuple[str,
     rows re-typed otherwise (``retype_batch`` reads exactly what ``itemize`` feeds the classifier). ``typed``
     receives artifact_id -> items key of every artifact that has items afterwards (the next run's record)."""
     from aac.classifiers.batch import retype_batch
-    from aac.processing.items import itemize_many, resolve_classifier
+    from aac.processing.item_batches import itemize_many
+    from aac.processing.items import resolve_classifier
 
     clf = resolve_classifier(cfg.classifier)
     fingerprint = fingerprint_of(clf)

@@ -2,7 +2,7 @@
 
 Rules (each a small pure function below):
 
-* **platform** — the path registry (``aac.collectors.platforms.platform_of``).
+* **platform** — the path registry (``aac.core.platforms.platform_of``).
 * **function** — ``tool_config`` for ``.aider.conf.yml``; ``pointer`` when the body (headings, comments and
   front matter removed) is short (at most ``POINTER_MAX_WORDS`` words and ``POINTER_MAX_CHARS`` characters besides
   references), refers to another instruction file (``@AGENTS.md``, ".agents/instructions.md", a link to a ``.md``) and
@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from aac.collectors.platforms import BY_NAME, platform_of
+from aac.core.platforms import BY_NAME, platform_of
 
 TEMPLATE_MIN_REPOS = 3
 POINTER_MAX_WORDS = 60

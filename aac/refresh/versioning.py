@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from aac.schema import ARTIFACTS, CHANGELOG, VERSIONS
-from aac.store import Corpus
+from aac.core.schema import ARTIFACTS, CHANGELOG, VERSIONS
+from aac.core.store import Corpus
 
 # A processor turns raw crawled artifact rows into processed tables: {"artifacts": ..., "items": ...}.
 Processor = Callable[[pa.Table], dict[str, pa.Table]]
@@ -304,7 +304,7 @@ def apply_refresh(corpus: Corpus, crawled: pa.Table, process: Processor | None =
                                pa.array([now] * tomb.num_rows, ARTIFACTS.field("removed_at").type))
         tomb = tomb.set_column(tomb.schema.get_field_index("status"), "status", pa.array([REMOVED] * tomb.num_rows, pa.string()))
     if new_artifacts.num_rows or tomb.num_rows:
-        from aac.schema import conform
+        from aac.core.schema import conform
 
         corpus.upsert("artifacts", pa.concat_tables([conform(new_artifacts, ARTIFACTS), conform(tomb, ARTIFACTS)]))
 
@@ -313,7 +313,7 @@ def apply_refresh(corpus: Corpus, crawled: pa.Table, process: Processor | None =
         items = corpus.read("items")
         kept = items.filter(pc.invert(_isin(items, "artifact_id", stale))) if items.num_rows else items
         if new_items is not None and new_items.num_rows:
-            from aac.schema import ITEMS, conform
+            from aac.core.schema import ITEMS, conform
 
             kept = pa.concat_tables([kept, conform(new_items, ITEMS)])
         if kept.num_rows != items.num_rows or new_items is not None:

@@ -11,7 +11,8 @@ from typer.testing import CliRunner
 from aac.annotation.formats import gold_jsonl_rows, import_gold_jsonl
 from aac.annotation.labelstudio import import_export
 from aac.annotation.sample import allocate, allocate_even
-from aac.annotation.store import adjudicate, annotator_pairs, gold_rows, save
+from aac.annotation.store import adjudicate, annotator_pairs, save
+from aac.core.gold_view import gold_rows
 from aac.cli import app
 
 runner = CliRunner()
@@ -70,7 +71,7 @@ def test_labels_without_item_text_are_refused_unless_the_corpus_has_the_text(tmp
     root = str(tmp_path / "c")
     res = runner.invoke(app, ["annotate", "import-labels", str(labels), "--annotator", "A", "--corpus", root])
     assert res.exit_code == 2 and "nothing imported" in res.output.replace("\n", " ")
-    from aac.store import Corpus
+    from aac.core.store import Corpus
 
     save(Corpus(root), [_row("i", "B", "C"), _row("j", "B", "F", text="Prefer tabs.")])
     res = runner.invoke(app, ["annotate", "import-labels", str(labels), "--annotator", "A", "--corpus", root])

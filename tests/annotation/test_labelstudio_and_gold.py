@@ -6,7 +6,8 @@ import json
 import xml.etree.ElementTree as ET
 
 from aac.annotation.labelstudio import export_tasks, import_export
-from aac.annotation.store import adjudicate, adjudication_queue, gold_from_corpus, save
+from aac.annotation.store import adjudicate, adjudication_queue, save
+from aac.classifiers.datasets import gold_from_corpus
 
 ITEMS = [{"item_id": "i1", "text": "Never push to main.", "section_path": ["Git"], "repo": "o/r"},
          {"item_id": "i2", "text": "Run make test.", "section_path": [], "repo": "o/r"}]

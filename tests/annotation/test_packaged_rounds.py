@@ -11,7 +11,8 @@ from collections import Counter
 
 import pytest
 
-from aac.annotation.store import adjudication_queue, gold_rows, round_pairs, save
+from aac.annotation.store import adjudication_queue, round_pairs, save
+from aac.core.gold_view import gold_rows
 from aac.classifiers.datasets import packaged_annotations
 
 CAMPAIGNS = {  # second annotators -> (items, agreed, settled by majority)

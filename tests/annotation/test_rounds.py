@@ -8,7 +8,9 @@ import json
 from typer.testing import CliRunner
 
 from aac.annotation.formats import gold_jsonl_rows
-from aac.annotation.store import adjudicate, adjudication_queue, gold_from_corpus, gold_rows, round_pairs, save
+from aac.annotation.store import adjudicate, adjudication_queue, round_pairs, save
+from aac.classifiers.datasets import gold_from_corpus
+from aac.core.gold_view import gold_rows
 from aac.cli import app
 from aac.classifiers.datasets import load_gold
 
@@ -102,7 +104,7 @@ def test_cli_second_round_agreement_and_export(tmp_path):
 
 
 def test_cli_queue_writes_blind_tie_break_tasks_whose_labels_settle_by_majority(tmp_path):
-    from aac.store import Corpus
+    from aac.core.store import Corpus
 
     root = tmp_path / "c"
     save(Corpus(root), [*_votes("i1", ("a", "C", 1), ("b", "F", 1), text="Never force-push main."),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pyarrow as pa
 
 from aac.annotation.sample import allocate, sample_items, sample_repos, star_band
-from aac.schema import ARTIFACTS, ITEMS, REPOS
+from aac.core.schema import ARTIFACTS, ITEMS, REPOS
 
 
 def _table(schema, rows):

@@ -76,8 +76,8 @@ def test_classify_unknown_variant_exits_with_message(tmp_path):
 
 def small_corpus(tmp_path):
     """A corpus folder whose items table holds two untyped items (a constraint and a step)."""
-    from aac.schema import ITEMS
-    from aac.store import Corpus
+    from aac.core.schema import ITEMS
+    from aac.core.store import Corpus
 
     corpus = Corpus(tmp_path / "small-corpus")
     rows = {f.name: [] for f in ITEMS}
@@ -90,7 +90,7 @@ def small_corpus(tmp_path):
 
 
 def test_classify_corpus_retypes_the_items_table(tmp_path):
-    from aac.store import Corpus
+    from aac.core.store import Corpus
 
     corpus = Corpus(small_corpus(tmp_path))
     res = runner.invoke(app, ["classify", "--corpus", str(corpus.root)])
@@ -142,7 +142,7 @@ def test_classify_train_reads_annotated_labels_against_their_sample(tmp_path):
     import json
 
     from aac.classifiers.datasets import annotated_item_id
-    from aac.processing.segment import segment
+    from aac.core.segment import segment
 
     content = "# Safety\n\n- Never delete the backups bucket.\n- Prefer short commit messages.\n- We deploy on Fridays.\n"
     sample = tmp_path / "sample.jsonl"

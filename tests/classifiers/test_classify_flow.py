@@ -5,7 +5,7 @@ from __future__ import annotations
 import pyarrow as pa
 import pytest
 
-from aac.schema import ITEMS
+from aac.core.schema import ITEMS
 
 pytest.importorskip("prefect_dask", reason="the dask extra is not installed (pip install 'aac[dask]')")
 

@@ -37,7 +37,7 @@ def test_options_and_stages_are_part_of_the_fingerprint():
 
 def test_llm_fingerprints_name_the_endpoint_and_the_model_never_the_key():
     from aac.classifiers.llm import LLMClassifier, SafetyMarginClassifier
-    from aac.config import Secret
+    from aac.core.config import Secret
 
     a = LLMClassifier("http://127.0.0.1:9/v1", "m1", api_key=Secret("sk-secret-value"), cache=None)
     b = LLMClassifier("http://127.0.0.1:9/v1", "m2", api_key=Secret("sk-other-value"), cache=None)

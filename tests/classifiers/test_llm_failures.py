@@ -90,7 +90,7 @@ def test_corpus_mode_uses_the_llm_options_and_fails_loudly(stub, tmp_path, monke
     """`aac classify --corpus -c llm --llm-base-url` reaches the endpoint, and a failing one exits 1 and leaves the
     table marked as nobody's work (the next run re-types it)."""
     from aac.processing.item_record import types_outdated
-    from aac.store import Corpus
+    from aac.core.store import Corpus
     from tests.classifiers.test_classify_cli import small_corpus
 
     root = small_corpus(tmp_path)

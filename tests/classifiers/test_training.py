@@ -321,7 +321,7 @@ def test_annotated_items_weigh_less_in_the_constraint_stage():
 
 def test_annotated_labels_are_joined_to_their_items_by_text_hash(tmp_path):
     from aac.classifiers.datasets import annotated_item_id, load_annotated
-    from aac.processing.segment import segment
+    from aac.core.segment import segment
 
     content = "# Rules\n\n- Never force-push to main.\n- Prefer small commits.\n"
     sample = tmp_path / "sample.jsonl"

@@ -6,7 +6,7 @@ import pytest
 
 from aac.classifiers import ItemInput, get_classifier
 from aac.classifiers.base import DEFAULT, NO_LLM, REGISTRY
-from aac.schema import TYPES
+from aac.core.schema import TYPES
 
 FIXED = [
     (ItemInput("Never force-push to the main branch."), "C"),
@@ -96,7 +96,7 @@ def test_unknown_classifier_names_the_available_ones():
 
 def test_classifier_type_order_is_the_schema_order():
     from aac.classifiers import base
-    from aac.schema import TYPES as SCHEMA_TYPES
+    from aac.core.schema import TYPES as SCHEMA_TYPES
 
     assert base.TYPES == SCHEMA_TYPES
 

@@ -1,7 +1,7 @@
 import pytest
 
 from aac.collectors.emulator import EmulatorServer
-from aac.store import Corpus
+from aac.core.store import Corpus
 
 
 

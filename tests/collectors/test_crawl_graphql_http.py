@@ -10,8 +10,8 @@ from typer.testing import CliRunner
 
 from aac.collectors.collect import run_github_crawl
 from aac.collectors.emulator import GITHUB, EmulatorServer, generate_snapshot
-from aac.config import Secret
-from aac.store import Corpus
+from aac.core.config import Secret
+from aac.core.store import Corpus
 
 TOKEN = "ghp_crawlGraphqlToken0123456789abcdef"
 REPO_COLS = "full_name, stars, forks, language, license_spdx, license_source, default_branch, pushed_at, is_fork, archived"

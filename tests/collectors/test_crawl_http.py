@@ -15,9 +15,9 @@ import pytest
 
 from aac.collectors.collect import run_github_crawl
 from aac.collectors.emulator import GITHUB, EmulatorServer
-from aac.collectors.platforms import platform_of
-from aac.config import Secret
-from aac.store import Corpus
+from aac.core.platforms import platform_of
+from aac.core.config import Secret
+from aac.core.store import Corpus
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 SHARED_DATA = REPO_ROOT.parent / "shared" / "data"

@@ -13,8 +13,8 @@ import pytest
 
 from aac.collectors.collect import run_github_crawl
 from aac.collectors.emulator import EmulatorServer
-from aac.config import Secret
-from aac.store import Corpus
+from aac.core.config import Secret
+from aac.core.store import Corpus
 
 TOKEN = "ghp_collectorTestToken0123456789abcdef"
 LIMIT = 384 * 1024  # files this size or larger are not in the code-search index

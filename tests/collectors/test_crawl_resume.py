@@ -11,7 +11,7 @@ from collector_memsearch import _Q, MemSearch, unit
 
 from aac.collectors.collect import crawl_queries_into
 from aac.collectors.crawl import Hit, Page
-from aac.store import Corpus
+from aac.core.store import Corpus
 
 
 class Reordered(MemSearch):

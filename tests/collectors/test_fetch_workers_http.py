@@ -12,8 +12,8 @@ from aac.collectors import github as gh
 from aac.collectors.collect import run_github_crawl
 from aac.collectors.emulator import EmulatorServer, generate_snapshot
 from aac.collectors.emulator.profiles import IDEAL
-from aac.config import Secret, Settings
-from aac.store import Corpus
+from aac.core.config import Secret, Settings
+from aac.core.store import Corpus
 
 TOKEN = "ghp_fetchWorkersToken0123456789abcdef"
 PLATFORM = "claude"

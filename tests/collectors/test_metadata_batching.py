@@ -13,7 +13,7 @@ from collector_memsearch import MemSearch, unit
 from aac.collectors import collect
 from aac.collectors.collect import crawl_queries_into
 from aac.collectors.partition import MAX_INDEXED
-from aac.store import Corpus
+from aac.core.store import Corpus
 
 QUERIES = [("claude", "q1"), ("cursor", "q2")]
 LICENSES = ("MIT", "Apache-2.0", None)

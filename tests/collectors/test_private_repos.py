@@ -9,7 +9,7 @@ from collector_memsearch import MemSearch
 
 from aac.collectors.collect import crawl_queries_into
 from aac.collectors.crawl import Hit
-from aac.store import Corpus
+from aac.core.store import Corpus
 
 
 def test_a_search_result_says_whether_its_repository_is_private():

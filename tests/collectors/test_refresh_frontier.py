@@ -6,7 +6,7 @@ from collector_memsearch import MemSearch
 
 from aac.collectors.collect import crawl_queries_into, frontier_rows, seed_ranges
 from aac.collectors.partition import MAX_INDEXED
-from aac.store import Corpus
+from aac.core.store import Corpus
 
 QUERIES = [("claude", "q1"), ("cursor", "q2")]
 

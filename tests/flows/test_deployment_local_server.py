@@ -15,7 +15,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from aac.store import Corpus
+from aac.core.store import Corpus
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "hub"))
 import hub_corpus_factory as fx  # noqa: E402

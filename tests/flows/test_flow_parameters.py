@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from aac.flows.refresh import worker_defaults
+from aac.flows.worker import worker_defaults
 
 
 def test_unset_deployment_parameters_come_from_the_workers_environment(monkeypatch):

@@ -1,4 +1,4 @@
-"""A small processed-looking corpus written with aac.store, covering every publish rule (test data, not a mock)."""
+"""A small processed-looking corpus written with aac.core.store, covering every publish rule (test data, not a mock)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import hashlib
 
 import pyarrow as pa
 
-from aac.ids import artifact_id, item_id
-from aac.schema import ANNOTATIONS, ARTIFACTS, ITEMS, REPOS
-from aac.store import Corpus
+from aac.core.ids import artifact_id, item_id
+from aac.core.schema import ANNOTATIONS, ARTIFACTS, ITEMS, REPOS
+from aac.core.store import Corpus
 
 # Assembled so the literal never sits in the repository as a real-looking key.
 PLANTED_AWS_KEY = "AKIA" + "Q7PLANTEDTESTKEY"

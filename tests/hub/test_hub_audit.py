@@ -9,7 +9,7 @@ import pytest
 
 from aac.hub.publish import build_hub_folder
 from aac.hub.validate import HubFolderInvalid, check_policy
-from aac.store import Corpus
+from aac.core.store import Corpus
 
 import hub_corpus_factory as fx
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typer.testing import CliRunner
 
 from aac.cli import app
-from aac.store import Corpus
+from aac.core.store import Corpus
 
 import hub_corpus_factory as fx
 

@@ -8,12 +8,12 @@ import pytest
 from aac.collectors.clock import VirtualClock
 from aac.collectors.collect import run_github_crawl
 from aac.collectors.emulator.server import EmulatorServer
-from aac.config import Secret
+from aac.core.config import Secret
 from aac.hub.layout import CONFIGS
 from aac.hub.publish import build_hub_folder
 from aac.processing import pipeline
 from aac.refresh.versioning import merge_incoming
-from aac.store import Corpus
+from aac.core.store import Corpus
 
 import hub_snapshot as snap
 

@@ -8,7 +8,7 @@ import pytest
 from aac.hub import layout
 from aac.hub.policy import SECRET_PATTERNS, find_secret_kinds
 from aac.hub.publish import build_hub_folder
-from aac.store import Corpus
+from aac.core.store import Corpus
 
 import hub_corpus_factory as fx
 
@@ -188,7 +188,7 @@ def test_datasets_still_cannot_load_a_zero_row_split_so_empty_tables_stay_withou
     """The reason empty tables get no config. If the installed ``datasets`` learns to load an empty split, this
     fails: then declare the config (a zero-row-group shard) instead of skipping it."""
     from aac.hub.validate import _offline_env
-    from aac.schema import ANNOTATIONS
+    from aac.core.schema import ANNOTATIONS
 
     (tmp_path / "data" / "annotations").mkdir(parents=True)
     pq.ParquetWriter(tmp_path / "data" / "annotations" / "train-00000-of-00001.parquet", ANNOTATIONS).close()

@@ -9,14 +9,14 @@ import yaml
 from aac.hub.layout import CONFIGS
 from aac.hub.policy import OptOut
 from aac.hub.publish import build_hub_folder
-from aac.ids import artifact_id
+from aac.core.ids import artifact_id
 
 import hub_corpus_factory as fx
 
 
 @pytest.fixture(scope="module")
 def published(tmp_path_factory):
-    from aac.store import Corpus
+    from aac.core.store import Corpus
 
     root = tmp_path_factory.mktemp("pub")
     corpus = fx.build(Corpus(root / "corpus"))

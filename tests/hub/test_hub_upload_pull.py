@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from aac.config import Secret
+from aac.core.config import Secret
 from aac.hub.policy import OptOut
 from aac.hub.publish import build_hub_folder
 from aac.hub.pull import install_snapshot, pull
 from aac.hub.upload import UploadError, upload_hub_folder
-from aac.store import Corpus
+from aac.core.store import Corpus
 
 import hub_corpus_factory as fx
 from local_hub import LocalHub

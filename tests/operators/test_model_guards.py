@@ -47,7 +47,7 @@ def test_decompose_budget_must_be_positive_tokens(budget):
 
 
 def test_compaction_counts_with_the_tokenizer_in_force():
-    from aac.tokens import ApproxBPETokenizer, count_tokens, default_tokenizer, set_default_tokenizer
+    from aac.core.tokens import ApproxBPETokenizer, count_tokens, default_tokenizer, set_default_tokenizer
 
     texts = ["Never push directly to main.", "The service uses a message queue for background jobs and retries.",
              "We prefer descriptive variable names over abbreviations in every module of the codebase."]

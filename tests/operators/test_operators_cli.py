@@ -7,7 +7,7 @@ from typer.testing import CliRunner
 
 from aac.cli import app
 from aac.operators.verify import norm_ws
-from aac.tokens import count_tokens
+from aac.core.tokens import count_tokens
 
 DOC = """# Project rules
 
@@ -126,7 +126,7 @@ def test_eval_operators_on_real_sample_shows_the_headline_claims(sample_path, tm
 def test_retrieve_over_a_corpus_items_table_keeps_each_artifacts_global_rules_to_itself(corpus):
     import pyarrow as pa
 
-    from aac.schema import ITEMS, conform
+    from aac.core.schema import ITEMS, conform
 
     def row(art, n, text, typ, topic, scope):
         return {"item_id": f"{art}-{n}", "artifact_id": art, "ordinal": n, "text": text, "kind": "bullet",

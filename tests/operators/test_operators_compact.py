@@ -4,7 +4,7 @@ from hypothesis import given, settings, strategies as st
 from aac.operators.compact import hard_lane_of, is_procedure, resolve_budget, type_compact
 from aac.operators.model import Item, KnowledgeBase
 from aac.operators.verify import norm_ws
-from aac.tokens import count_tokens
+from aac.core.tokens import count_tokens
 
 from tests.operators.kb_strategies import kbs
 

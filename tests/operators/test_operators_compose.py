@@ -1,6 +1,6 @@
 from aac.operators.compose import fit_context
 from aac.operators.model import Item, KnowledgeBase
-from aac.tokens import count_tokens
+from aac.core.tokens import count_tokens
 
 
 def _kb():

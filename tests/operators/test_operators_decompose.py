@@ -4,7 +4,7 @@ from aac.operators.baselines import chunk_by_tokens
 from aac.operators.decompose import type_decompose
 from aac.operators.metrics import locality
 from aac.operators.model import Item, KnowledgeBase
-from aac.tokens import count_tokens
+from aac.core.tokens import count_tokens
 
 from tests.operators.kb_strategies import kbs
 

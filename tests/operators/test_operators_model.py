@@ -8,7 +8,7 @@ from aac.operators.model import AUTHORITY_WEIGHTS, TYPES, Item, KnowledgeBase, T
 
 def test_constants_mirror_the_schema_and_classifier_interface():
     from aac.classifiers import AUTHORITY_WEIGHTS as W
-    from aac.schema import TYPES as T
+    from aac.core.schema import TYPES as T
 
     assert TYPES == T and AUTHORITY_WEIGHTS == W
 
@@ -73,7 +73,7 @@ def test_a_preamble_rule_covers_its_whole_document_and_only_it():
 
 
 def test_a_callers_token_count_is_not_trusted():
-    from aac.tokens import count_tokens
+    from aac.core.tokens import count_tokens
 
     text = "Never run DROP TABLE against the production database without a verified backup."
     assert Item("x", text, "C", tokens=1).tokens == count_tokens(text) > 1

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from aac.store import Corpus
+from aac.core.store import Corpus
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 

@@ -4,9 +4,10 @@ import pyarrow as pa
 import pytest
 
 from aac.classifiers.base import Prediction, one_hot
-from aac.ids import item_id
-from aac.processing.items import itemize, itemize_many, items_from_file, local_artifact_id
-from aac.schema import ITEMS, TYPES, conform
+from aac.core.ids import item_id
+from aac.processing.item_batches import itemize_many
+from aac.processing.items import itemize, items_from_file, local_artifact_id
+from aac.core.schema import ITEMS, TYPES, conform
 
 MDC = "---\nglobs: src/**/*.ts\n---\n# TS\n\n## Safety\n\n- never commit secrets\n\n## Style\n\n- prefer const\n"
 

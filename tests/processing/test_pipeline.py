@@ -10,10 +10,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from aac.ids import artifact_id
+from aac.core.ids import artifact_id
 from aac.processing.dedupe import NearDupConfig
 from aac.processing.pipeline import ProcessConfig, artifacts_from_records, load_records, run
-from aac.store import Corpus
+from aac.core.store import Corpus
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -136,7 +136,7 @@ def test_rerun_gives_identical_tables_and_new_crawl_rows_are_picked_up(tmp_path)
 
 _CHILD = """
 import sys
-from aac.store import Corpus
+from aac.core.store import Corpus
 from aac.processing.pipeline import ProcessConfig, run
 run(Corpus(sys.argv[1]), ProcessConfig(batch_size=50))
 """

@@ -14,7 +14,7 @@ from aac.classifiers.trained import TrainedClassifier, shipped_model_path
 from aac.collectors.emulator import generate_snapshot
 from aac.processing import item_record
 from aac.processing.pipeline import ProcessConfig, load_records, run
-from aac.store import Corpus
+from aac.core.store import Corpus
 
 N = 80
 

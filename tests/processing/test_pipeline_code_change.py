@@ -5,7 +5,7 @@ from __future__ import annotations
 from aac.collectors.emulator import generate_snapshot
 from aac.processing import pipeline
 from aac.processing.pipeline import ProcessConfig, load_records, processing_outdated, run
-from aac.store import Corpus
+from aac.core.store import Corpus
 
 
 def _processed(tmp_path, n=40, seed=9):

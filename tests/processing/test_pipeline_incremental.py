@@ -8,7 +8,7 @@ import pyarrow as pa
 from aac.collectors.emulator import generate_snapshot
 from aac.processing.pipeline import ProcessConfig, artifacts_from_records, load_records, run
 from aac.refresh.versioning import apply_refresh
-from aac.store import Corpus
+from aac.core.store import Corpus
 
 
 def _table(corpus: Corpus, name: str, key: str) -> list[dict]:

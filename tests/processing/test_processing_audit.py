@@ -8,9 +8,9 @@ import numpy as np
 
 from aac.processing.dedupe import NearDupConfig, near_components, shingle_hashes
 from aac.processing.items import _pending
-from aac.processing.scope import scope_of
+from aac.core.scope import scope_of
 from aac.processing.secrets import scrub
-from aac.processing.segment import segment_document
+from aac.core.segment import segment_document
 
 GH = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from aac.collectors.emulator import EmulatorServer, generate_snapshot
-from aac.store import Corpus
+from aac.core.store import Corpus
 from tests.refresh.emulator_http import counted_crawl
 
 

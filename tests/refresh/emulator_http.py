@@ -10,8 +10,8 @@ from typing import Iterator
 import requests
 
 from aac.collectors.collect import run_github_crawl
-from aac.config import Secret
-from aac.store import Corpus
+from aac.core.config import Secret
+from aac.core.store import Corpus
 
 
 def counted_crawl(srv, corpus: Corpus, token: str, platform: str, previous: Corpus | None = None, **kw):

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import hashlib
 
-from aac.collectors.platforms import platform_of
+from aac.core.platforms import platform_of
 from aac.collectors.reuse import PreviousContent
-from aac.ids import artifact_id
-from aac.store import Corpus
+from aac.core.ids import artifact_id
+from aac.core.store import Corpus
 from tests.refresh.emulator_http import counted_crawl, serving
 
 TOKEN = "ghp_reuseTestToken0123456789abcdef"
@@ -72,7 +72,7 @@ def test_processed_or_unclean_text_is_never_reused(tmp_path):
     import pyarrow as pa
 
     from aac.collectors.crawl import Hit
-    from aac.schema import ARTIFACTS
+    from aac.core.schema import ARTIFACTS
 
     c = Corpus(tmp_path)
     good, redacted = b"- rule one\n", b"token ghp_x\n"

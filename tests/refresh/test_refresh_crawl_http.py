@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import json
 
-from aac.collectors.platforms import platform_of
-from aac.ids import artifact_id
+from aac.core.platforms import platform_of
+from aac.core.ids import artifact_id
 from aac.refresh.versioning import merge_incoming
-from aac.store import Corpus
+from aac.core.store import Corpus
 from tests.refresh.emulator_http import counted_crawl, serving
 
 TOKEN = "ghp_refreshTestToken0123456789abcdef"

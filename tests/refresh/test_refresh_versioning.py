@@ -7,9 +7,9 @@ import datetime as dt
 import pyarrow as pa
 import pytest
 
-from aac.ids import artifact_id
+from aac.core.ids import artifact_id
 from aac.refresh.versioning import PENDING, apply_refresh, plan_refresh
-from aac.schema import ITEMS
+from aac.core.schema import ITEMS
 
 T1 = dt.datetime(2026, 11, 1, tzinfo=dt.timezone.utc)
 T2 = dt.datetime(2026, 11, 8, tzinfo=dt.timezone.utc)
@@ -124,8 +124,8 @@ def test_an_unchanged_refresh_still_adopts_the_crawls_frontier_validators_and_re
     """No version, but the bookkeeping of the crawl is kept: the next refresh is seeded from this crawl's frontier,
     sends this crawl's validators and sees the repositories as fetched now."""
     from aac.refresh.versioning import merge_incoming
-    from aac.schema import CRAWL_QUERIES, HTTP_CACHE, REPOS
-    from aac.store import Corpus
+    from aac.core.schema import CRAWL_QUERIES, HTTP_CACHE, REPOS
+    from aac.core.store import Corpus
 
     def incoming(name: str, at: dt.datetime) -> Corpus:
         inc = Corpus(tmp_path / name)
@@ -170,7 +170,7 @@ def test_aac_refresh_command_reports_the_version_and_per_platform_changes(tmp_pa
     from typer.testing import CliRunner
 
     from aac.cli import app
-    from aac.store import Corpus
+    from aac.core.store import Corpus
 
     main, incoming = Corpus(tmp_path / "main"), Corpus(tmp_path / "in")
     incoming.replace("artifacts", crawl(FILES_V1))
@@ -221,8 +221,8 @@ def test_plan_judges_removal_only_on_covered_platforms():
 def test_covered_platforms_are_those_whose_every_query_was_swept_whole(tmp_path):
     from aac.collectors.collect import covered_platforms, platform_queries
     from aac.collectors.partition import MAX_INDEXED
-    from aac.schema import CRAWL_QUERIES
-    from aac.store import Corpus
+    from aac.core.schema import CRAWL_QUERIES
+    from aac.core.store import Corpus
 
     inc = Corpus(tmp_path / "inc")
     assert covered_platforms(inc) is None  # no frontier (a local collection): every platform
@@ -243,7 +243,7 @@ def test_aac_refresh_with_platform_leaves_the_other_platforms_alone(tmp_path):
     from typer.testing import CliRunner
 
     from aac.cli import app
-    from aac.store import Corpus
+    from aac.core.store import Corpus
 
     main, first, second = Corpus(tmp_path / "main"), Corpus(tmp_path / "in1"), Corpus(tmp_path / "in2")
     first.replace("artifacts", crawl(FILES_V1))
@@ -307,7 +307,7 @@ def test_a_run_folder_made_before_run_markers_is_never_resumed(tmp_path):
 
 def _merge_dying_at(corpus, monkeypatch, table: str, files: dict) -> None:
     """A merge of ``files`` that fails (a full disk) when it writes ``table``, whichever way it writes it."""
-    from aac.store import Corpus
+    from aac.core.store import Corpus
 
     real = {"replace": Corpus.replace, "upsert": Corpus.upsert}
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from . import grammar as G
 
-# platform -> weight; names are those of aac.collectors.platforms.PLATFORMS
+# platform -> weight; names are those of aac.core.platforms.PLATFORMS
 PLATFORM_WEIGHTS: dict[str, float] = {
     "claude": 24, "universal": 16, "cursor": 15, "copilot": 12, "claude_commands": 6, "claude_agents": 4,
     "windsurf": 4, "gemini": 4, "cline": 3, "aider": 3, "continue": 2, "roo": 2, "kiro": 1.5, "junie": 1,

@@ -9,7 +9,7 @@ import statistics
 import pytest
 
 from aac.collectors.emulator import generate_snapshot, load_snapshot
-from aac.collectors.platforms import platform_of
+from aac.core.platforms import platform_of
 
 N = 20_000
 DETECTOR = {"aws_access_key_id": "AWS Access Key", "github_token": "GitHub Token", "openai_api_key": "OpenAI Token",
@@ -32,7 +32,7 @@ def test_every_path_belongs_to_its_declared_platform(recs):
 
 
 def test_platform_mix_is_heavy_on_the_big_four_and_covers_the_registry(recs):
-    from aac.collectors.platforms import PLATFORMS
+    from aac.core.platforms import PLATFORMS
 
     counts = collections.Counter(r["platform"] for r in recs)
     assert set(counts) == {p.name for p in PLATFORMS}
@@ -123,7 +123,7 @@ def test_generated_files_are_reachable_by_their_platforms_registry_queries():
     import requests
 
     from aac.collectors.emulator import EmulatorServer
-    from aac.collectors.platforms import PLATFORMS
+    from aac.core.platforms import PLATFORMS
 
     recs = list(generate_snapshot(3000, seed=8))
     with EmulatorServer(recs, profile="ideal") as s, requests.Session() as http:

@@ -1,0 +1,168 @@
+"""The `aac` command line: one Typer app; each area of the package registers its own commands.
+
+The top layer, beside ``aac.flows``: stage packages never import it. Area modules (``aac/cli/<area>.py``) expose ``register(app, eval_app)`` and import their heavy
+dependencies (Prefect, torch, PyGithub, ...) inside the command functions, so that ``aac --help`` and
+quick commands such as ``aac compact`` start fast.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import sys
+from pathlib import Path
+
+import typer
+from rich.console import Console
+
+from aac.core.jsonsafe import finite
+
+app = typer.Typer(help="AgentArtifactCorpus: crawl, process, type and publish AI coding-agent configuration files.",
+                  no_args_is_help=True, pretty_exceptions_show_locals=False)
+eval_app = typer.Typer(help="Evaluate classifiers and operators against the dev data and the paper's figures.",
+                       no_args_is_help=True)
+app.add_typer(eval_app, name="eval")
+
+console = Console(stderr=True, soft_wrap=True)  # a message stays one line in logs, whatever the width
+
+
+def one_line(exc: BaseException) -> str:
+    """An exception as one line (type and message, whitespace folded): what every command's error output is."""
+    text = str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)
+    return f"{type(exc).__name__}: {' '.join(text.split()) or 'no message'}"
+
+
+CorpusOpt = typer.Option(Path("data"), "--corpus", envvar="AAC_CORPUS", help="Corpus folder (Parquet tables + aac.duckdb).")
+
+# Each area's command module; adding an area is one line.
+AREAS: tuple[str, ...] = (
+    "aac.cli.emulator",
+    "aac.cli.classifiers",
+    "aac.cli.collectors",
+    "aac.cli.processing",
+    "aac.cli.operators",
+    "aac.cli.hub",
+)
+
+
+@app.command()
+def sql(
+    query: str = typer.Argument(..., help="SQL over the views artifacts, items, repos, crawl_queries, annotations, ..."),
+    corpus: Path = CorpusOpt,
+    format: str = typer.Option("table", "--format", "-f", help="table | csv | json"),
+    limit: int = typer.Option(0, "--limit", min=0, help="Show at most this many rows in table format (0 = all)."),
+) -> None:
+    """Run SQL against the corpus with DuckDB (in memory, over views of the Parquet folders: it writes nothing, so
+    it works on a read-only corpus and beside an analyst's open catalog)."""
+    import duckdb
+
+    from aac.core.store import Corpus
+
+    if not query.strip():
+        console.print("[red]give a SQL query, e.g. aac sql \"select count(*) from artifacts\"[/red]")
+        raise typer.Exit(2)
+    if format not in ("table", "csv", "json"):  # before the query, which may be long
+        console.print(f"[red]unknown format {format!r}; use table, csv or json[/red]")
+        raise typer.Exit(2)
+    if not corpus.is_dir():  # a mistyped --corpus must not become a new, empty corpus answering 0
+        console.print(f"[red]no corpus folder at {corpus} (make one with `aac demo` or `aac crawl`, or give "
+                      "--corpus)[/red]")
+        raise typer.Exit(2)
+    c = Corpus(corpus)
+    try:
+        table = c.sql(query)
+    except duckdb.Error as exc:
+        console.print(f"[red]SQL error:[/red] {exc}")
+        raise typer.Exit(2)
+    names = table.column_names
+    rows = list(zip(*(col.to_pylist() for col in table.columns)))  # by position: a self-join repeats names
+    if format == "json":
+        keys = _unique_names(names)
+        if keys != names:
+            console.print(f"[yellow]repeated column names renamed in JSON: {', '.join(keys)}[/yellow]")
+        sys.stdout.write(json.dumps(finite([dict(zip(keys, r)) for r in rows]), default=str, ensure_ascii=False)
+                         + "\n")
+    elif format == "csv":
+        import csv
+
+        w = csv.writer(sys.stdout)
+        w.writerow(names)
+        w.writerows([_csv_cell(v) for v in r] for r in rows)
+    elif format == "table":
+        from rich.table import Table
+
+        t = Table(show_lines=False)
+        for name in names:
+            t.add_column(name)
+        for r in rows[: limit or None]:
+            t.add_row(*("" if v is None else str(v) for v in r))
+        Console().print(t)
+        if limit and len(rows) > limit:
+            console.print(f"({len(rows) - limit} more rows)")
+
+
+def _csv_cell(value):
+    """Lists and structs (section paths, type probabilities) as JSON, which every CSV reader can parse back,
+    not as Python's repr."""
+    if isinstance(value, (list, dict)):
+        return json.dumps(finite(value), default=str, ensure_ascii=False)
+    return value
+
+
+def _unique_names(names: list[str]) -> list[str]:
+    """Column names made unique for JSON objects: a repeated ``x`` becomes ``x_2``, ``x_3``, ..."""
+    seen: dict[str, int] = {}
+    out = []
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+        out.append(name if seen[name] == 1 else f"{name}_{seen[name]}")
+    return out
+
+
+def _register_areas() -> None:
+    for name in AREAS:
+        importlib.import_module(name).register(app, eval_app)
+
+
+_register_areas()
+
+
+# Bad input a command did not catch itself (a missing or unreadable file, a folder where a file was expected, a
+# malformed line, an unknown name): one scrubbed line and exit status 2 instead of a traceback. AAC_DEBUG=1 re-raises.
+USER_ERRORS = (OSError, ValueError, KeyError)  # ValueError covers JSON and Unicode errors, and Arrow's ArrowInvalid
+
+
+def main() -> None:
+    from typer.exceptions import Abort, TyperException
+
+    try:
+        code = app(standalone_mode=False, prog_name="aac")  # usage errors come here too, said in one line
+    except TyperException as exc:  # an unknown option, a value out of range, a missing argument, ...
+        if type(exc).__name__ == "NoArgsIsHelpError":
+            raise SystemExit(2) from None  # the help was printed
+        from rich.markup import escape
+
+        ctx = getattr(exc, "ctx", None)
+        where = f"  (see `{ctx.command_path} --help`)" if ctx is not None else ""
+        console.print(f"[red]error:[/red] {escape(' '.join(exc.format_message().split()))}{escape(where)}",
+                      highlight=False)
+        raise SystemExit(exc.exit_code) from None
+    except Abort:
+        console.print("[red]aborted[/red]")
+        raise SystemExit(1) from None
+    except USER_ERRORS as exc:
+        if os.environ.get("AAC_DEBUG"):
+            raise
+        from aac.core.config import scrub
+
+        from rich.markup import escape
+
+        console.print(f"[red]error:[/red] {escape(scrub(one_line(exc)))}  (AAC_DEBUG=1 shows the traceback)",
+                      highlight=False)
+        raise SystemExit(2) from None
+    raise SystemExit(code if isinstance(code, int) else 0)
+
+
+if __name__ == "__main__":
+    main()

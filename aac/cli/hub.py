@@ -1,0 +1,149 @@
+"""`aac publish`, `aac pull`, `aac refresh`: the corpus to and from the Hub, and kept fresh between releases."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from aac.cli import CorpusOpt, console, one_line
+
+
+def publish(
+    corpus: Path = CorpusOpt,
+    out: Path = typer.Option(Path("hub"), "--out", help="Hub folder to write (README.md + data/<config>/*.parquet)."),
+    repo_id: str = typer.Option(None, "--repo-id", envvar="AAC_HF_REPO_ID", help="Dataset repo ORG/NAME to upload to."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Build and validate the folder, upload nothing."),
+    optout: Path = typer.Option(None, "--optout", help="Opt-out list (owner/name or owner/* per line). "
+                                "Default: <corpus>/optout.txt, then ./optout.txt, if present."),
+    private: bool = typer.Option(False, "--private", help="Create the Hub repo as private."),
+) -> None:
+    """Write the Hub layout of the publishable rows, validate it offline with `datasets`, then upload it."""
+    from aac.hub.upload import UploadError
+    from aac.hub.validate import HubFolderInvalid
+    from aac.jobs.publish import MissingHubToken, PublishOptions, PublishStages, build_stage
+    from aac.jobs.publish import publish as publish_job
+
+    options = PublishOptions(corpus=corpus, out=out, repo_id=repo_id, optout=optout,
+                             upload=bool(repo_id) and not dry_run, private=private)
+
+    def build_and_say(*args) -> dict:  # the folder's line comes before the upload, which may take long
+        figures = build_stage(*args)
+        rows = ", ".join(f"{k}={v}" for k, v in figures["rows"].items())
+        held = ", ".join(f"{k}={v}" for k, v in figures["held_back"].items()) or "none"
+        changed = figures["labels_of_changed_text"]
+        typer.echo(f"wrote {out} ({rows}); validated offline with datasets; held back: {held}"
+                   + (f"; {changed} labels held back (their item's text changed since it was labelled)" if changed else "")
+                   + (f"; opt-out list {figures['optout_path']} ({figures['optout_entries']} entries)"
+                      if figures["optout_path"] else ""))
+        if not options.upload:
+            typer.echo("dry run: nothing uploaded" if dry_run else "no --repo-id: nothing uploaded")
+        return figures
+
+    try:
+        report = publish_job(options, PublishStages(build=build_and_say))
+    except (HubFolderInvalid, ValueError, FileNotFoundError) as exc:
+        console.print(f"[red]publish failed:[/red] {one_line(exc)}")
+        raise typer.Exit(1)
+    except (MissingHubToken, UploadError) as exc:
+        console.print(f"[red]{' '.join(str(exc).split())}[/red]")
+        raise typer.Exit(1)
+    if report.uploaded_files is not None:
+        typer.echo(f"uploaded {report.uploaded_files} files to {repo_id}"
+                   + (f": {report.commit}" if report.commit and report.commit != repo_id else ""))
+
+
+def pull(
+    repo_id: str = typer.Option(None, "--repo-id", envvar="AAC_HF_REPO_ID", help="Dataset repo ORG/NAME."),
+    corpus: Path = CorpusOpt,
+    revision: str = typer.Option(None, "--revision", help="Branch, tag or commit (default: main)."),
+    from_folder: Path = typer.Option(None, "--from-folder", help="Install an already downloaded release folder instead."),
+    force: bool = typer.Option(False, "--force", help="Install even over a working corpus (crawl state, tombstones "
+                               "and labels not in the release are lost)."),
+) -> None:
+    """Download a published AAC and register DuckDB views over it: `aac sql` works right after."""
+    from aac.core.config import Settings
+    from aac.hub.pull import install_snapshot, pull as do_pull
+    from aac.core.store import Corpus
+
+    settings = Settings.from_env()
+    target = Corpus(corpus)
+    try:
+        if from_folder is not None:
+            result = install_snapshot(from_folder, target, force=force)
+        else:
+            rid = repo_id or settings.hf_repo_id
+            result = do_pull(rid, target, revision=revision, token=settings.hf_token, endpoint=settings.hf_endpoint,
+                             force=force)
+    except Exception as exc:  # one clear line (no token) instead of a traceback
+        from aac.core.config import scrub
+
+        console.print(f"[red]pull failed:[/red] {scrub(one_line(exc), settings)}")
+        raise typer.Exit(1)
+    rows = ", ".join(f"{k}={v}" for k, v in result.rows.items())
+    typer.echo(f"installed {result.snapshot} into {corpus} ({rows}); catalog "
+               f"{result.catalog or 'not written (see the warning)'}")
+    typer.echo(f"try: aac sql --corpus {corpus} \"SELECT platform, count(*) FROM artifacts GROUP BY 1 ORDER BY 2 DESC\"")
+
+
+def refresh(
+    corpus: Path = CorpusOpt,
+    api_url: str = typer.Option(None, "--api-url", envvar="AAC_GITHUB_API_URL",
+                                help="Crawl this REST API (GitHub, Enterprise or an emulator) into a fresh folder."),
+    incoming: Path = typer.Option(None, "--incoming", help="Use a crawl already written to this corpus folder "
+                                  "(e.g. by `aac crawl --corpus DIR`) instead of crawling."),
+    platform: list[str] = typer.Option(None, "--platform", "-p", help="Only these platforms (repeatable); files of "
+                                       "other platforms are left as they are, never marked removed."),
+    process: bool = typer.Option(True, "--process/--no-process", help="Process what changed right after merging."),
+    fetch_workers: int = typer.Option(None, "--fetch-workers", min=1,
+                                      help="Parallel raw-content downloads per partition (default 8, or "
+                                           "AAC_FETCH_WORKERS); files with an unchanged blob sha are not downloaded."),
+    graphql_batch: int = typer.Option(None, "--graphql-batch", min=0,
+                                      help="Repositories per GraphQL metadata request (default 100; 0 = REST only, "
+                                           "one request per repository)."),
+) -> None:
+    """Refresh the corpus as a new version: crawl, merge (changelog, tombstones), process what changed."""
+    from aac.core.config import Settings, scrub
+    from aac.jobs.refresh import RefreshCrawlFailed, RefreshOptions
+    from aac.jobs.refresh import refresh as refresh_job
+    from aac.refresh import RefreshRunning
+
+    settings = Settings.from_env()
+    options = RefreshOptions(corpus=corpus, api_url=api_url, incoming=incoming,
+                             platforms=tuple(platform) if platform else None, process=process,
+                             fetch_workers=fetch_workers, graphql_batch=graphql_batch)
+    try:
+        report = refresh_job(options, settings, say=typer.echo)
+    except RefreshCrawlFailed as exc:  # one scrubbed line, never a token
+        console.print(f"[red]crawl failed:[/red] {scrub(one_line(exc.cause), settings)} (its progress is kept in "
+                      f"{exc.folder}: the next `aac refresh` within a day resumes it)")
+        raise typer.Exit(1)
+    except (OSError, RefreshRunning) as exc:  # not writable, no crawl in --incoming, another refresh running
+        console.print(f"[red]{exc}[/red]")
+        raise typer.Exit(1)
+    _print_refresh(report, process)
+
+
+def _print_refresh(report, process: bool) -> None:
+    if report.recorded:
+        typer.echo(f"version {report.version}: added={report.added} changed={report.changed} "
+                   f"removed={report.removed} unchanged={report.unchanged}")
+    else:
+        typer.echo(f"no change: the corpus stays at version {report.version} (unchanged={report.unchanged})")
+    for name, counts in sorted(report.per_platform.items()):
+        typer.echo(f"  {name}: " + " ".join(f"{k}={v}" for k, v in counts.items()))
+    if report.unjudged:
+        typer.echo(f"  not judged for removal (the crawl did not sweep them whole): {', '.join(report.unjudged)}")
+    if report.process is not None:
+        p = report.process
+        typer.echo(f"processed: {p['processed']} artifacts through pass 1 ({p['reused']} reused), "
+                   f"{p['items_itemised']} itemised, {p['items_reused']} reused, {p['items_retyped']} re-typed because "
+                   f"the classifier changed ({p['item_rows_retyped']} items); {p['items']} items")
+    elif report.any_change and not process:
+        typer.echo("new and changed artifacts wait as status 'collected' for `aac process`")
+
+
+def register(app: typer.Typer, eval_app: typer.Typer) -> None:
+    app.command()(publish)
+    app.command()(pull)
+    app.command()(refresh)

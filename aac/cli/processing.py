@@ -1,0 +1,160 @@
+"""``aac process``, ``aac build`` and ``aac demo``. Heavy imports stay inside the commands (fast ``aac --help``)."""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+
+import typer
+
+
+def _print_process(report, console) -> None:
+    from rich.table import Table
+
+    t = Table(title="process steps")
+    for col in ("step", "rows", "seconds", "rows/s", "peak RSS MiB"):
+        t.add_column(col, justify="right" if col != "step" else "left")
+    for s in report.steps:
+        rate = f"{s.rows / s.seconds:,.0f}" if s.seconds > 0 else "-"
+        t.add_row(s.name, f"{s.rows:,}", f"{s.seconds:.1f}", rate, f"{s.peak_rss_mb:,.0f}")
+    console.print(t)
+    console.print(f"artifacts {report.artifacts:,}: kept {report.kept:,}, private {report.private:,}, "
+                  f"dropped {report.dropped:,}; items {report.items:,}")
+    console.print(f"pass 1 ran on {report.processed:,} artifacts ({report.reused:,} unchanged, reused); "
+                  f"{report.items_itemised:,} itemised, {report.items_reused:,} reused, {report.items_retyped:,} "
+                  f"re-typed because the classifier changed ({report.item_rows_retyped:,} items)")
+    console.print(f"classifier: {report.classifier or 'no fingerprint (its items are re-typed on every run)'}")
+    if report.drop_reasons:
+        console.print("reasons: " + ", ".join(f"{k} {v:,}" for k, v in sorted(report.drop_reasons.items(),
+                                                                             key=lambda kv: -kv[1])))
+
+
+def register(app: typer.Typer, eval_app: typer.Typer) -> None:
+    from aac.cli import CorpusOpt
+
+    @app.command()
+    def process(
+        corpus: Path = CorpusOpt,
+        keep_private: bool = typer.Option(False, "--keep-private",
+                                          help="Keep the (redacted) content of non-permissively licensed files "
+                                               "for private analysis; they are never in publishable_* views."),
+        near_threshold: float = typer.Option(0.85, "--near-threshold", min=0.05, max=0.97,
+                                             help="MinHash Jaccard threshold for near duplicates."),
+        allow: str = typer.Option(None, "--allow", help="Comma-separated SPDX allowlist (default: the permissive list)."),
+        template_min_repos: int = typer.Option(3, "--template-min-repos", min=2,
+                                               help="A dedupe cluster over this many repositories is a template copy."),
+        workers: int = typer.Option(1, "--workers", min=1, help="Processes for the per-artifact steps."),
+        full: bool = typer.Option(False, "--full", help="Recompute every artifact and item (default: only those "
+                                  "whose input or processing code changed since the last run; items typed by another "
+                                  "classifier or model are re-typed either way)."),
+        classifier: str = typer.Option("default", "--classifier",
+                                       help="Registry name of the classifier that types the items."),
+        prefect: bool = typer.Option(False, "--prefect/--no-prefect", help="Run as the Prefect flow `process`."),
+    ) -> None:
+        """Normalise, dedupe, licence-filter, redact secrets, tag and itemise crawled artifacts (idempotent)."""
+        from rich.console import Console
+
+        from aac.core.store import Corpus
+
+        console = Console()
+        c = Corpus(corpus)
+        if not c.exists("artifacts") and not c.exists("raw_artifacts"):
+            Console(stderr=True).print(f"[red]no artifacts in {corpus}: run `aac crawl` (or `aac demo`) first[/red]")
+            raise typer.Exit(2)
+        if prefect:
+            from aac.flows.interrupt import exit_at_once_on_interrupt
+            from aac.flows.process import process as process_flow
+
+            with exit_at_once_on_interrupt("processing"):
+                out = process_flow(corpus=str(c.root), keep_private=keep_private, near_threshold=near_threshold,
+                                   allow=allow, template_min_repos=template_min_repos, workers=workers, full=full,
+                                   classifier=classifier)
+            typer.echo(f"process (prefect): {out['artifacts']} artifacts, {out['kept']} kept, {out['items']} items")
+            return
+        from aac.jobs.process import ProcessOptions
+        from aac.jobs.process import process as process_job
+
+        options = ProcessOptions(c.root, keep_private, near_threshold, allow, template_min_repos, workers, full,
+                                 classifier)
+        try:
+            cfg = options.config()
+        except KeyError as exc:  # an unknown classifier name, before any work: say which exist
+            Console(stderr=True).print(f"[red]{exc.args[0]}[/red]")
+            raise typer.Exit(2)
+        report = process_job(options, cfg)
+        _print_process(report, console)
+
+    @app.command()
+    def build(
+        api_url: str = typer.Option(None, "--api-url", envvar="AAC_GITHUB_API_URL",
+                                    help="REST API base (GitHub, Enterprise or an emulator's URL)."),
+        corpus: Path = CorpusOpt,
+        platform: list[str] = typer.Option(None, "--platform", "-p", help="Only these platforms (repeatable)."),
+        keep_private: bool = typer.Option(False, "--keep-private", help="See `aac process`."),
+        near_threshold: float = typer.Option(0.85, "--near-threshold", min=0.05, max=0.97),
+        workers: int = typer.Option(1, "--workers", min=1),
+    ) -> None:
+        """Crawl + process + classify as one Prefect flow (`build`)."""
+        from aac.core.config import DEFAULT_GITHUB_API, Settings, scrub
+        from aac.flows.build import build as build_flow
+
+        settings = Settings.from_env()
+        url = api_url or settings.github_api_url or DEFAULT_GITHUB_API
+        from aac.flows.interrupt import exit_at_once_on_interrupt
+
+        try:
+            with exit_at_once_on_interrupt("the build"):
+                out = build_flow(api_url=url, corpus=str(corpus), platforms=list(platform or []) or None,
+                                 keep_private=keep_private, near_threshold=near_threshold, workers=workers)
+        except Exception as exc:  # noqa: BLE001 - one scrubbed line, never a token
+            typer.echo(f"build failed ({type(exc).__name__}): {scrub(str(exc), settings)}", err=True)
+            raise typer.Exit(1)
+        p = out["process"]
+        typer.echo(f"build: {sum(r['files'] for r in out['crawl'])} files crawled; {p['artifacts']} artifacts, "
+                   f"{p['kept']} kept, {p['private']} private, {p['dropped']} dropped, {p['items']} items")
+
+    @app.command()
+    def demo(
+        snapshot: Path = typer.Option(None, "--snapshot", help="A JSON Lines snapshot to serve (default: generate one)."),
+        files: int = typer.Option(2000, "--files", min=1, help="Size of the generated snapshot."),
+        seed: int = typer.Option(0, "--seed", help="Seed of the generator and the emulator."),
+        corpus: Path = CorpusOpt,
+        profile: str = typer.Option("github", "--profile", help="Emulator profile: github (hostile) or ideal."),
+        workers: int = typer.Option(1, "--workers", min=1),
+    ) -> None:
+        """The whole pipeline offline in one command: snapshot -> emulator -> crawl -> process -> classify -> data/."""
+        from rich.console import Console
+        from rich.table import Table
+
+        from aac.jobs.demo import EXAMPLE_QUERIES, DemoOptions
+        from aac.jobs.demo import demo as demo_job
+
+        console = Console()
+        if snapshot is not None and not snapshot.is_file():
+            Console(stderr=True).print(f"[red]--snapshot {snapshot}: no such file[/red]")
+            raise typer.Exit(2)
+        with console.status("demo") as status:
+            r = demo_job(DemoOptions(corpus, snapshot, files, seed, profile, workers),
+                         on_phase=lambda phase: status.update(f"demo: {phase}"))
+        console.print(f"[bold]AAC demo[/bold]: {r.snapshot_files:,} snapshot files -> {corpus}/  "
+                      f"(snapshot {r.seconds['snapshot']:.1f}s, crawl {r.seconds['crawl']:.1f}s, "
+                      f"process+classify {r.seconds['process']:.1f}s)")
+        console.print(r.crawl_line)
+        by: dict[str, dict[str, int]] = {}
+        for row in r.platforms:
+            by.setdefault(row["platform"] or "?", {})[row["status"]] = row["n"]
+        t = Table(title="artifacts per platform")
+        for col in ("platform", "kept", "private", "dropped", "total"):
+            t.add_column(col, justify="left" if col == "platform" else "right")
+        for name, counts in sorted(by.items(), key=lambda kv: -sum(kv[1].values())):
+            t.add_row(name, *(str(counts.get(s, 0)) for s in ("kept", "private", "dropped")), str(sum(counts.values())))
+        console.print(t)
+        total_items = sum(x["n"] for x in r.types) or 1
+        console.print("publishable items by type: " + ", ".join(
+            f"{x['type']} {x['n']:,} ({100 * x['n'] / total_items:.0f}%)" for x in r.types))
+        console.print("drop reasons: " + (", ".join(f"{k} {v:,}" for k, v in sorted(
+            r.process.drop_reasons.items(), key=lambda kv: -kv[1])) or "none"))
+        corpus_flag = "" if str(corpus) == "data" else f" --corpus {shlex.quote(str(corpus))}"
+        console.print("\n[bold]try:[/bold]")
+        for q in EXAMPLE_QUERIES:
+            console.print(f'  aac sql{corpus_flag} "{q}"', soft_wrap=True, highlight=False, markup=False)

@@ -1,0 +1,347 @@
+"""The corpus on disk: one Parquet dataset folder per table plus a DuckDB catalog of views.
+
+Layout under the corpus root (``data/`` by default)::
+
+    corpus/<table>/<part>.parquet   one folder per table, any number of part files
+    aac.duckdb                      a view per table (and derived views) over those folders
+
+Writes are atomic (a temp file in the same folder, then ``os.replace``) and idempotent: a part is named by
+its caller from stable keys, so writing the same part again replaces it; ``upsert`` merges on the table's
+key columns, so re-running a step never duplicates rows. A process killed mid-write (or one writing right
+now) leaves at most a ``.tmp-*.partial`` file, or a whole-table ``<table>.tmp-*`` staging folder, which neither
+the part listing nor the views' ``*.parquet`` globs match; the next replace of that table removes such folders
+once they are an hour old.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import uuid
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+import duckdb
+import pyarrow as pa
+import pyarrow.dataset as ds
+import pyarrow.parquet as pq
+
+from aac.core.gold_view import GOLD_SQL
+from aac.core.publishable_views import PUBLISHABLE_ARTIFACTS, PUBLISHABLE_ITEMS
+from aac.core.schema import KEYS, SCHEMAS, conform
+
+log = logging.getLogger(__name__)
+
+PARQUET_OPTS = dict(compression="zstd", row_group_size=64_000)
+
+# Derived views: name -> SQL over the table views. Other modules add theirs with ``register_view``.
+DERIVED_VIEWS: dict[str, str] = {}
+
+
+def register_view(name: str, sql: str) -> None:
+    """Declare a derived view (e.g. ``publishable_artifacts``) created in every catalog after the table views."""
+    DERIVED_VIEWS[name] = sql
+
+
+def _sql_str(s: str) -> str:
+    return "'" + s.replace("'", "''") + "'"
+
+
+STALE_AFTER_S = 3600.0
+
+
+def remove_stale_dirs(parent: Path, pattern: str, older_than_s: float = STALE_AFTER_S) -> int:
+    """Remove staging folders a killed run left (older than an hour, so a running writer's are never touched)."""
+    import time
+
+    n = 0
+    for d in parent.glob(pattern):
+        try:  # the folder's newest write, its files' included (a writer filling one part file keeps it fresh)
+            newest = max([d.stat().st_mtime] + [f.stat().st_mtime for f in d.iterdir()]) if d.is_dir() else None
+            if newest is not None and time.time() - newest > older_than_s:
+                shutil.rmtree(d, ignore_errors=True)
+                n += 1
+        except OSError:
+            continue
+    return n
+
+
+class Corpus:
+    """A corpus folder. Cheap to construct; touches the disk only when asked."""
+
+    def __init__(self, root: str | os.PathLike = "data"):
+        self.root = Path(root)
+        self.tables_dir = self.root / "corpus"
+        self.catalog_path = self.root / "aac.duckdb"
+
+    # ---- paths -------------------------------------------------------------------------------------
+    def table_dir(self, table: str) -> Path:
+        if not table.replace("_", "").isalnum():
+            raise ValueError(f"bad table name: {table!r}")
+        return self.tables_dir / table
+
+    def part_files(self, table: str) -> list[Path]:
+        self._recover(table)
+        d = self.table_dir(table)
+        if not d.is_dir():
+            return []
+        return sorted(p for p in d.glob("*.parquet") if not p.name.startswith("."))
+
+    def parts(self, table: str) -> list[str]:
+        return [p.stem for p in self.part_files(table)]
+
+    def exists(self, table: str) -> bool:
+        return bool(self.part_files(table))
+
+    def tables(self) -> list[str]:
+        if not self.tables_dir.is_dir():
+            return []
+        return sorted(p.name for p in self.tables_dir.iterdir() if p.is_dir() and "." not in p.name)
+
+    # ---- reading -----------------------------------------------------------------------------------
+    def schema(self, table: str) -> pa.Schema | None:
+        if table in SCHEMAS:
+            return SCHEMAS[table]
+        files = self.part_files(table)
+        return pq.read_schema(files[0]) if files else None
+
+    def read(self, table: str, columns: list[str] | None = None, filter=None) -> pa.Table:
+        """The whole table (all parts), or an empty table with its schema if nothing is written yet."""
+        files = self.part_files(table)
+        schema = self.schema(table)
+        if not files:
+            if schema is None:
+                raise KeyError(f"no such table: {table}")
+            empty = schema.empty_table()
+            return empty.select(columns) if columns else empty
+        dataset = ds.dataset([str(f) for f in files], format="parquet", schema=schema)
+        return dataset.to_table(columns=columns, filter=filter)
+
+    def iter_batches(self, table: str, columns: list[str] | None = None, batch_size: int = 8192) -> Iterator[pa.RecordBatch]:
+        files = self.part_files(table)
+        if not files:
+            return
+        dataset = ds.dataset([str(f) for f in files], format="parquet", schema=self.schema(table))
+        yield from dataset.to_batches(columns=columns, batch_size=batch_size)
+
+    def count(self, table: str) -> int:
+        files = self.part_files(table)
+        return sum(pq.ParquetFile(f).metadata.num_rows for f in files)
+
+    # ---- writing -----------------------------------------------------------------------------------
+    def _prepare(self, table: str, data: pa.Table) -> pa.Table:
+        return conform(data, SCHEMAS[table]) if table in SCHEMAS else data
+
+    def write_part(self, table: str, part: str, data: pa.Table) -> Path:
+        """Atomically write (or replace) one named part of a table."""
+        if not part or "/" in part or part.startswith("."):
+            raise ValueError(f"bad part name: {part!r}")
+        d = self.table_dir(table)
+        d.mkdir(parents=True, exist_ok=True)
+        target = d / f"{part}.parquet"
+        tmp = d / f".tmp-{uuid.uuid4().hex}.partial"  # not *.parquet: DuckDB's globs match hidden files too
+        try:
+            pq.write_table(self._prepare(table, data), tmp, **PARQUET_OPTS)
+            os.replace(tmp, target)
+        finally:
+            tmp.unlink(missing_ok=True)
+        return target
+
+    def delete_part(self, table: str, part: str) -> None:
+        (self.table_dir(table) / f"{part}.parquet").unlink(missing_ok=True)
+
+    def replace(self, table: str, data: pa.Table | Iterable[pa.RecordBatch | pa.Table], rows_per_file: int = 250_000) -> int:
+        """Atomically replace the whole table with ``data`` (a table or a stream of batches). Returns rows written."""
+        final = self.table_dir(table)
+        final.parent.mkdir(parents=True, exist_ok=True)
+        remove_stale_dirs(final.parent, f"{table}.tmp-*")  # a killed replace's staging folder
+        staging = final.parent / f"{table}.tmp-{uuid.uuid4().hex}"
+        staging.mkdir()
+        rows = 0
+        try:
+            chunks = [data] if isinstance(data, pa.Table) else data
+            writer: pq.ParquetWriter | None = None
+            n_file = in_file = 0
+            schema = SCHEMAS.get(table)
+            for chunk in chunks:
+                tbl = chunk if isinstance(chunk, pa.Table) else pa.Table.from_batches([chunk])
+                tbl = self._prepare(table, tbl)
+                schema = tbl.schema
+                offset = 0
+                while offset < tbl.num_rows:
+                    if writer is None:
+                        writer = pq.ParquetWriter(staging / f"part-{n_file:05d}.parquet", schema, **{k: v for k, v in PARQUET_OPTS.items() if k != "row_group_size"})
+                    take = min(rows_per_file - in_file, tbl.num_rows - offset)
+                    writer.write_table(tbl.slice(offset, take), row_group_size=PARQUET_OPTS["row_group_size"])
+                    offset += take
+                    in_file += take
+                    rows += take
+                    if in_file >= rows_per_file:
+                        writer.close()
+                        writer, n_file, in_file = None, n_file + 1, 0
+            if writer is not None:
+                writer.close()
+            if rows == 0 and schema is not None:
+                pq.write_table(schema.empty_table(), staging / "part-00000.parquet", **PARQUET_OPTS)
+            old = final.parent / f"{table}.old-{uuid.uuid4().hex}"
+            if final.exists():
+                os.replace(final, old)
+            os.replace(staging, final)
+            shutil.rmtree(old, ignore_errors=True)
+        finally:
+            if staging.exists():
+                shutil.rmtree(staging, ignore_errors=True)
+        return rows
+
+    def upsert(self, table: str, data: pa.Table, key: tuple[str, ...] | None = None) -> int:
+        """Merge ``data`` into ``table`` on its key columns (new rows win; duplicates within ``data``: last wins)."""
+        key = key or KEYS[table]
+        data = self._prepare(table, data)
+        con = duckdb.connect()
+        try:
+            con.register("new_rows", data)
+            keys = ", ".join(f'"{k}"' for k in key)
+            dedup_new = (
+                f"SELECT * EXCLUDE (_rn) FROM (SELECT *, row_number() OVER (PARTITION BY {keys} ORDER BY _ord DESC) AS _rn "
+                f"FROM (SELECT *, row_number() OVER () AS _ord FROM new_rows)) WHERE _rn = 1"
+            )
+            if self.exists(table):
+                con.register("old_rows", self.read(table))
+                on = " AND ".join(f'o."{k}" IS NOT DISTINCT FROM n."{k}"' for k in key)
+                sql = (
+                    f"SELECT o.* FROM old_rows o WHERE NOT EXISTS (SELECT 1 FROM new_rows n WHERE {on}) "
+                    f"UNION ALL SELECT * EXCLUDE (_ord) FROM ({dedup_new})"
+                )
+            else:
+                sql = f"SELECT * EXCLUDE (_ord) FROM ({dedup_new})"
+            merged = con.sql(sql).to_arrow_table()
+        finally:
+            con.close()
+        return self.replace(table, merged)
+
+    def _recover(self, table: str) -> None:
+        """Finish a replace() that was killed between its two renames."""
+        final = self.table_dir(table)
+        if final.exists() or not self.tables_dir.is_dir():
+            return
+        olds = sorted(self.tables_dir.glob(f"{table}.old-*"))
+        if olds:
+            os.replace(olds[-1], final)
+
+    # ---- catalog -----------------------------------------------------------------------------------
+    def _view_sql(self, table: str) -> str | None:
+        """The table's view: its declared columns in order (typed NULLs where parts written before a column existed
+        lack it, so views and queries over them keep working), then any other columns the parts hold."""
+        files = self.part_files(table)
+        schema = SCHEMAS.get(table)
+        parts = None
+        if files:
+            glob = str(self.table_dir(table).resolve() / "*.parquet")
+            parts = f"SELECT * FROM read_parquet({_sql_str(glob)}, union_by_name = true)"
+        if schema is None:
+            return parts
+        rel = duckdb.from_arrow(schema.empty_table())
+        cols = ", ".join(f'CAST(NULL AS {t}) AS "{n}"' for n, t in zip(rel.columns, rel.types))
+        declared = f"SELECT {cols} WHERE false"
+        return declared if parts is None else f"{declared} UNION ALL BY NAME {parts}"
+
+    def create_views(self, con: duckdb.DuckDBPyConnection) -> list[str]:
+        names = []
+        for table in sorted(set(SCHEMAS) | set(self.tables())):
+            sql = self._view_sql(table)
+            if sql is None:
+                continue
+            try:
+                con.execute(f'CREATE OR REPLACE VIEW "{table}" AS {sql}')
+            except duckdb.Error as exc:  # one damaged part must not stop queries on every other table
+                bad = [p.name for p in self.part_files(table) if not _readable_parquet(p)]
+                log.warning("table %s left out of the views: %s", table,
+                            f"damaged part(s) {', '.join(bad)} in {self.table_dir(table)}" if bad
+                            else str(exc).splitlines()[0][:200])
+                continue
+            names.append(table)
+        for name, sql in DERIVED_VIEWS.items():
+            try:
+                con.execute(f'CREATE OR REPLACE VIEW "{name}" AS {sql}')
+                names.append(name)
+            except duckdb.Error:
+                # a derived view over a table whose columns are not there yet: skip, it appears once they are
+                continue
+        return names
+
+    def check_writable(self) -> None:
+        """Raise a clear OSError now when the corpus cannot be written (a read-only mount, no permission),
+        before a long step (a crawl spending search quota) would find out at its first write."""
+        import tempfile
+
+        try:
+            self.tables_dir.mkdir(parents=True, exist_ok=True)
+            with tempfile.NamedTemporaryFile(dir=self.tables_dir, prefix=".write-check-"):
+                pass
+        except OSError as exc:
+            raise OSError(f"corpus {self.root} cannot be written ({exc.strerror or exc}): nothing was done") from exc
+
+    def refresh_catalog(self) -> Path | None:
+        """(Re)write the DuckDB catalog file so analysts can ``duckdb data/aac.duckdb`` directly; returns its path,
+        or None when it could not be written.
+
+        The Parquet folders are the data and the catalog only views over them, so this is best effort: a catalog
+        another process holds open (DuckDB allows one writer; an analyst's shell is one) or a folder the user
+        cannot write is left as it is, with a warning, never deleted and never a failure of the command that
+        wrote the data. Views are replaced in place, so tables an analyst made in the file stay. Only a file
+        that is not a DuckDB database at all is made anew."""
+        try:
+            self.root.mkdir(parents=True, exist_ok=True)
+            con = _open_catalog(self.catalog_path)
+            try:
+                self.create_views(con)
+            finally:
+                con.close()
+        except (duckdb.Error, OSError) as exc:
+            log.warning("catalog %s not refreshed, left as it was (%s); `aac sql` reads the tables directly",
+                        self.catalog_path, str(exc).splitlines()[0][:200])
+            return None
+        return self.catalog_path
+
+    def connect(self) -> duckdb.DuckDBPyConnection:
+        """An in-memory DuckDB connection with every view registered (never locks the catalog file)."""
+        con = duckdb.connect()
+        self.create_views(con)
+        return con
+
+    def sql(self, query: str) -> pa.Table:
+        con = self.connect()
+        try:
+            result = con.sql(query)
+            return pa.table({}) if result is None else result.to_arrow_table()  # None: a statement without rows
+        finally:
+            con.close()
+
+
+def _readable_parquet(path: Path) -> bool:
+    try:
+        pq.read_metadata(path)
+        return True
+    except Exception:  # noqa: BLE001 - any failure to read the footer means the part is damaged
+        return False
+
+
+def _open_catalog(path: Path) -> duckdb.DuckDBPyConnection:
+    """A read-write connection to the catalog file; a file that is not a DuckDB database is replaced (it holds
+    only views), anything else - another process's lock above all - is raised to the caller."""
+    try:
+        return duckdb.connect(str(path))
+    except duckdb.IOException as exc:
+        if not path.is_file() or "not a valid DuckDB database" not in str(exc):
+            raise
+        log.warning("%s is not a DuckDB database; writing the catalog anew", path)
+        path.unlink()
+        return duckdb.connect(str(path))
+
+
+# Derived views declared as SQL data (the ``gold`` labels, the ``publishable_*`` sets), registered here so that every
+# catalog, whoever opens it, has them.
+register_view("gold", GOLD_SQL)
+register_view("publishable_artifacts", PUBLISHABLE_ARTIFACTS)
+register_view("publishable_items", PUBLISHABLE_ITEMS)

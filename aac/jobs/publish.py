@@ -1,0 +1,95 @@
+"""The ``publish`` job: write the Hub folder of the publishable rows, validate it offline, optionally upload it.
+
+``aac publish`` and the Prefect flow ``publish-corpus`` both call :func:`publish`; the flow passes its retried
+upload task through :class:`PublishStages`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Callable
+
+from aac.core.config import Settings
+
+
+@dataclass(frozen=True)
+class PublishOptions:
+    """What a publish may be told; the CLI options and the flow parameters are these fields."""
+
+    corpus: str | Path = "data"
+    out: str | Path = "hub"  # the Hub folder written (README.md + data/<config>/*.parquet)
+    repo_id: str | None = None  # dataset repo ORG/NAME (named in the card; uploaded to when ``upload``)
+    optout: str | Path | None = None  # opt-out list; None: <corpus>/optout.txt, then ./optout.txt, if present
+    upload: bool = False
+    private: bool = False  # create the Hub repo as private
+
+
+class MissingHubToken(RuntimeError):
+    """An upload was asked for without HF_TOKEN in the environment."""
+
+
+@dataclass
+class PublishReport:
+    """What one publish wrote (and uploaded); ``to_dict()`` is what the flow returns."""
+
+    rows: dict[str, int]  # rows per config
+    held_back: dict[str, int]  # artifacts held back, per reason
+    per_platform: list[list]
+    per_type: list[list]
+    labels_of_changed_text: int = 0  # labels held back: their item's text changed since it was labelled
+    optout_path: str | None = None
+    optout_entries: int = 0
+    uploaded_files: int | None = None  # None: nothing uploaded
+    commit: str | None = None  # the upload's commit URL (or the repo id when the Hub gave none)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def build_stage(corpus: str, out: str, repo_id: str | None, optout: str | None) -> dict:
+    """Build and validate the Hub folder; a dict of the :class:`PublishReport` fields it fills."""
+    from aac.core.store import Corpus
+    from aac.hub.policy import OptOut
+    from aac.hub.publish import build_hub_folder
+
+    optout_path = optout or OptOut.default_path(corpus)
+    opt = OptOut.load(optout_path)
+    result = build_hub_folder(Corpus(corpus), Path(out), repo_id=repo_id, optout=opt)
+    return {"rows": dict(result.report.rows), "held_back": dict(result.report.held_back),
+            "per_platform": [list(r) for r in result.summary["per_platform"]],
+            "per_type": [list(r) for r in result.summary["per_type"]],
+            "labels_of_changed_text": result.report.labels_of_changed_text,
+            "optout_path": str(optout_path) if optout_path else None, "optout_entries": len(opt)}
+
+
+def upload_stage(out: str, repo_id: str, private: bool = False) -> dict:
+    """Upload the Hub folder with the environment's HF_TOKEN: {"uploaded_files", "commit"}."""
+    from aac.hub.upload import upload_hub_folder
+
+    settings = Settings.from_env()
+    if not settings.hf_token:
+        raise MissingHubToken("HF_TOKEN is not set: export a token with write access to upload")
+    up = upload_hub_folder(Path(out), repo_id, settings.hf_token, endpoint=settings.hf_endpoint, private=private)
+    return {"uploaded_files": len(up.files), "commit": up.commit_url or repo_id}
+
+
+@dataclass(frozen=True)
+class PublishStages:
+    """The two stages; the flow swaps in its Prefect tasks (the upload retried)."""
+
+    build: Callable[[str, str, str | None, str | None], dict] = build_stage
+    upload: Callable[[str, str, bool], dict] = upload_stage
+
+
+def publish(options: PublishOptions, stages: PublishStages = PublishStages()) -> PublishReport:
+    """Build, validate and (when ``options.upload``) upload. Raises ValueError for an upload without a repo id,
+    the build's errors (HubFolderInvalid, ValueError, FileNotFoundError), MissingHubToken and UploadError."""
+    if options.upload and not options.repo_id:
+        raise ValueError("an upload needs a repo id (--repo-id, or AAC_HF_REPO_ID in the environment)")
+    report = PublishReport(**stages.build(str(options.corpus), str(options.out), options.repo_id,
+                                          str(options.optout) if options.optout else None))
+    if options.upload:
+        up = stages.upload(str(options.out), options.repo_id, options.private)
+        report.uploaded_files, report.commit = up["uploaded_files"], up["commit"]
+    return report
