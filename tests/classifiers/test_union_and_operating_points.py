@@ -191,3 +191,29 @@ def test_fast_and_plain_featurisation_agree_with_lead_ins_and_deep_sections():
         toks = item_tokens(it, risk)
         assert sorted(idx[ptr[n]:ptr[n + 1]].tolist()) == hash_tokens(toks, N_FEATURES)
         assert sorted(cidx[cptr[n]:cptr[n + 1]].tolist()) == hash_tokens(toks + risk, N_FEATURES)
+
+
+def test_union_report_prints_every_table_with_the_issue_figures_beside():
+    from rich.console import Console
+
+    from aac.classifiers.datasets import own_examples
+    from aac.classifiers.training import FitOptions
+    from aac.classifiers.union_report import markdown_report, print_union_report, union_report
+
+    texts = {"C": "Never push to main without approval.", "P": "Run `make test` before you open a pull request.",
+             "B": "The backend is a FastAPI service.", "F": "Prefer short, descriptive names.",
+             "E": "Last week we moved CI to GitHub Actions."}
+    gold = [Labelled(ItemInput(f"{texts[t]} ({r})", ("Rules",)), t, f"o/r{r}", source="gold",
+                     extra={"sample": "natural", "platform": "cursor" if r % 2 else "claude"})
+            for r in range(4) for t in "CPBFE"]
+    gold.append(Labelled(ItemInput("Никогда не удаляй базу данных."), "C", "o/r1", source="gold",
+                         extra={"sample": "non_english", "platform": "cursor"}))
+    rep, P = union_report([*own_examples(), *gold], FitOptions(folds=2))
+    assert rep.overall["n"] == len(gold) and 0 < rep.hard_threshold <= rep.type_threshold
+    assert set(rep.by_language) == {"english", "cyrillic"} and set(rep.by_platform) == {"cursor", "claude"}
+    console = Console(record=True, width=200)
+    print_union_report(rep, console, 4)
+    out = console.export_text()
+    for word in ("grouped CV", "issue 24: default before", "per language group", "per platform", "Targets"):
+        assert word in out
+    assert any(line.startswith("| english |") for line in markdown_report(rep))
