@@ -97,3 +97,27 @@ def gold_jsonl_rows(gold: list[dict]) -> list[dict]:
             row.update(label_a=votes[0], label_b=votes[1])
         out.append(row)
     return out
+
+
+def labels_only_rows(gold: list[dict]) -> list[dict]:
+    """Rows of the ``gold`` view without their text, in the package's annotated-labels format
+    (aac/classifiers/data/annotated_sample.jsonl: ``id`` a hash of the item's text, repo, path, label, who settled it,
+    every vote and its annotator), so labels of third-party files can be stored and shipped while the text stays in
+    the files: ``aac classify train --annotated FILE --sample FILES.jsonl`` segments those files again to join them.
+    Items without a repository and path cannot be joined back and are left out (the caller is told how many)."""
+    from aac.core.ids import annotated_item_id
+
+    out = []
+    for g in gold:
+        if not g.get("repo") or not g.get("path") or not g.get("text"):
+            continue
+        votes, who = list(g.get("votes") or []), list(g.get("annotators") or [])
+        row = {"id": annotated_item_id(g["text"]), "repo": g["repo"], "path": g["path"], "label": g["label"],
+               "annotator": ADJUDICATOR if g.get("provenance") == "adjudicated" else (who[0] if who else None),
+               "provenance": g.get("provenance")}
+        if g.get("meta"):
+            row["meta"] = True
+        if len(votes) >= 2:
+            row.update(votes=votes, annotators=who)
+        out.append(row)
+    return out

@@ -4,6 +4,12 @@ Task ``data`` carries the item text, its section path and our item id; choices a
 ``meta`` checkbox (pointer-only items, rubric tie-break). The import reads Label Studio's JSON export format
 (a list of tasks, each with ``annotations`` whose ``completed_by`` identifies the annotator) and its JSON-MIN
 format (one flat object per annotation, ``annotator`` and the choices under ``type`` / ``meta``).
+
+Checked against a real Label Studio 1.23 (tests/annotation/test_labelstudio_server.py): its project export
+(``GET /api/projects/N/export``, JSON and JSON_MIN) names an annotator by the server's numeric user id only, which
+means nothing outside that server; an export snapshot made with ``serialization_options``
+``{"annotations__completed_by": {"only_id": false}}`` carries the user's e-mail. Ids are turned into names with the
+server's user list (``GET /api/users``, :func:`read_users`), else kept as ``label-studio:<id>`` and reported.
 """
 
 from __future__ import annotations
@@ -30,14 +36,16 @@ LABEL_CONFIG = """<View>
 
 
 def export_tasks(items: Iterable[dict], out_dir: str | Path) -> tuple[Path, Path]:
-    """Write ``tasks.json`` and ``label_config.xml``; items need item_id and text (section_path optional)."""
+    """Write ``tasks.json`` and ``label_config.xml``; items need item_id and text (section_path, kind, repo, path,
+    platform optional: they come back in the export, so labels keep the file they point into)."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     tasks = []
     for it in items:
         section = list(it.get("section_path") or it.get("section") or [])
         tasks.append({"data": {"item_id": it["item_id"], "text": it["text"], "section": " › ".join(section),
-                               "section_path": section, "kind": it.get("kind"), "repo": it.get("repo")}})
+                               "section_path": section, "kind": it.get("kind"), "repo": it.get("repo"),
+                               "path": it.get("path"), "platform": it.get("platform")}})
     tasks_path = out / "tasks.json"
     tasks_path.write_text(json.dumps(tasks, ensure_ascii=False, indent=1), encoding="utf-8")
     config_path = out / "label_config.xml"
@@ -45,11 +53,46 @@ def export_tasks(items: Iterable[dict], out_dir: str | Path) -> tuple[Path, Path
     return tasks_path, config_path
 
 
-def _annotator(ann: dict) -> str:
-    who = ann.get("completed_by")
+def read_users(path: str | Path) -> dict[str, str]:
+    """Label Studio user id -> annotator name, from its ``GET /api/users`` answer (a list of users with ``id`` and
+    ``email``/``username``) or a plain ``{"id": "name"}`` object."""
+    try:
+        raw = json.loads(Path(path).read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{path}: not JSON ({exc.msg} at line {exc.lineno})") from None
+    if isinstance(raw, dict):
+        return {str(k): str(v) for k, v in raw.items() if v not in (None, "")}
+    if not isinstance(raw, list):
+        raise ValueError(f"{path}: expected Label Studio's user list or an object of id -> name")
+    out = {}
+    for u in raw:
+        if isinstance(u, dict) and u.get("id") is not None and (u.get("email") or u.get("username")):
+            out[str(u["id"])] = str(u.get("email") or u.get("username"))
+    return out
+
+
+def _annotator(who, users: dict[str, str] | None, unnamed: set[str]) -> str:
+    """An annotator's name: the e-mail of an expanded user, a numeric user id through ``users``, else
+    ``label-studio:<id>`` (the id is noted in ``unnamed`` so the import can say so)."""
     if isinstance(who, dict):
-        who = who.get("email") or who.get("id")
-    return str(who if who is not None else "unknown")
+        if who.get("email") or who.get("username"):
+            return str(who.get("email") or who.get("username"))
+        who = who.get("id")
+    if who is None or who == "":
+        return "unknown"
+    if isinstance(who, int) or (isinstance(who, str) and who.isdigit()):
+        if users and str(who) in users:
+            return users[str(who)]
+        unnamed.add(str(who))
+        return f"label-studio:{who}"
+    return str(who)
+
+
+def _unnamed_problem(unnamed: set[str]) -> list[str]:
+    if not unnamed:
+        return []
+    return [f"annotators known only by Label Studio user id ({', '.join(sorted(unnamed, key=int))}): recorded as "
+            "label-studio:<id>; pass --users with the server's GET /api/users answer to record their names"]
 
 
 def _choices(value) -> list[str]:
@@ -72,9 +115,10 @@ def _when(ann: dict) -> tuple:
     return (str(ann.get("updated_at") or ann.get("created_at") or ""), ann.get("id") or 0)
 
 
-def _from_json(tasks: list, round_: int) -> tuple[list[dict], list[str]]:
+def _from_json(tasks: list, round_: int, users: dict[str, str] | None = None) -> tuple[list[dict], list[str]]:
     rows: dict[tuple[str, str], tuple[tuple, dict]] = {}
     problems, superseded, bare = [], 0, 0
+    unnamed: set[str] = set()
     for n, task in enumerate(tasks, 1):
         if not isinstance(task, dict):
             problems.append(f"task {n}: not a JSON object")
@@ -85,7 +129,7 @@ def _from_json(tasks: list, round_: int) -> tuple[list[dict], list[str]]:
         if not anns:
             bare += 1
         for ann in anns:
-            who = _annotator(ann)
+            who = _annotator(ann.get("completed_by"), users, unnamed)
             if ann.get("was_cancelled"):
                 problems.append(f"{item_id}: annotation by {who} was cancelled")
                 continue
@@ -111,19 +155,20 @@ def _from_json(tasks: list, round_: int) -> tuple[list[dict], list[str]]:
         problems.append(f"{superseded} earlier annotations of a task by the same annotator replaced by the latest")
     if bare:
         problems.append(f"{bare} tasks have no annotations")
-    return [r for _, r in rows.values()], problems
+    return [r for _, r in rows.values()], problems + _unnamed_problem(unnamed)
 
 
-def _from_json_min(tasks: list, round_: int) -> tuple[list[dict], list[str]]:
+def _from_json_min(tasks: list, round_: int, users: dict[str, str] | None = None) -> tuple[list[dict], list[str]]:
     """Label Studio's JSON-MIN export: one flat object per annotation, the choices under the control names."""
     rows: dict[tuple[str, str], tuple[tuple, dict]] = {}
     problems = []
+    unnamed: set[str] = set()
     for n, task in enumerate(tasks, 1):
         if not isinstance(task, dict):
             problems.append(f"task {n}: not a JSON object")
             continue
         item_id = str(task.get("item_id") or task.get("id") or f"task-{n}")
-        who = str(task.get("annotator") if task.get("annotator") is not None else "unknown")
+        who = _annotator(task.get("annotator"), users, unnamed)
         choices = _choices(task.get("type"))
         label = parse_type(choices[0]) if choices else None
         if label not in TYPES:
@@ -133,15 +178,17 @@ def _from_json_min(tasks: list, round_: int) -> tuple[list[dict], list[str]]:
         when = _when(task)
         if key not in rows or when >= rows[key][0]:
             rows[key] = (when, _row(item_id, who, label, "meta" in _choices(task.get("meta")), task, round_))
-    return [r for _, r in rows.values()], problems
+    return [r for _, r in rows.values()], problems + _unnamed_problem(unnamed)
 
 
-def import_export(path: str | Path, round_: int = 1) -> tuple[list[dict], list[str]]:
+def import_export(path: str | Path, round_: int = 1,
+                  users: dict[str, str] | None = None) -> tuple[list[dict], list[str]]:
     """Annotation rows (item_id, annotator, label, meta, text, section_path, round) + problems found.
 
     Reads Label Studio's JSON export (tasks with ``annotations``) and its JSON-MIN export (one flat object per
     annotation). Cancelled annotations, results without a valid type, tasks nobody annotated and an annotator's
-    superseded annotations of a task (the latest update is kept) are reported, not silently dropped.
+    superseded annotations of a task (the latest update is kept) are reported, not silently dropped. ``users``
+    (:func:`read_users`) names the annotators a plain export gives by numeric Label Studio user id only.
     """
     try:
         tasks = json.loads(Path(path).read_text(encoding="utf-8"))
@@ -151,5 +198,5 @@ def import_export(path: str | Path, round_: int = 1) -> tuple[list[dict], list[s
         raise ValueError(f"{path}: expected a JSON list of Label Studio tasks")
     records = [t for t in tasks if isinstance(t, dict)]
     if records and not any("annotations" in t or "data" in t for t in records):  # JSON-MIN: flat records
-        return _from_json_min(tasks, round_)
-    return _from_json(tasks, round_)
+        return _from_json_min(tasks, round_, users)
+    return _from_json(tasks, round_, users)

@@ -7,9 +7,13 @@ Later rounds: the typed items nearest the constraint boundary (:func:`boundary_i
 
 from __future__ import annotations
 
+import hashlib
 import math
 import random
+import re
 from collections import defaultdict
+from pathlib import Path
+from typing import Callable, Iterable
 
 from aac.core.store import Corpus
 
@@ -77,11 +81,80 @@ def sample_repos(repos: list[dict], n: int, seed: int = 0) -> list[dict]:
     return chosen
 
 
-def sample_items(corpus: Corpus, n_repos: int = 200, n_items: int = 2000, seed: int = 0) -> list[dict]:
-    """Items (with repo, section, kind) from a stratified repository sample, spread evenly over repositories."""
+# Where a sample may lean (``--prefer``): where the classifier is weakest on repositories never seen (issue 24).
+# Letters outside ASCII (accented Latin, Cyrillic, CJK, ...) mark an item in another language than English.
+_NON_ENGLISH = re.compile(r"[^\W\d_a-zA-Z]")
+# A heading or lead-in line whose words carry a rule's force, in the languages the corpus has (words, not a model).
+FORCE_HEADING = re.compile(
+    r"\b(?:never|don'?t|do\s+not|must|forbidden|prohibited|not\s+allowed|rules?|restrictions?|constraints?|"
+    r"critical|important|required|mandatory|always|avoid|guardrails?|security|safety|"
+    r"n[ãa]o|nunca|proibid\w*|regras?|obrigat[óo]ri\w*|prohibid\w*|reglas?|jam[aá]is|interdit\w*|r[èe]gles?|"
+    r"verboten|niemals|regeln|pflicht\w*|vietat\w*|regole|asla|yasak\w*|kurallar\w*|kh[ôo]ng\s+đư[ợo]c|c[ấa]m|"
+    r"никогда|запрещ\w*|нельзя|правила|обязательн\w*)\b"
+    r"|禁止|不要|必须|必須|严禁|規則|规则|不得|切勿|务必|しない|してはいけない|厳守|ルール|금지|반드시|규칙|[❌🚫⛔🛑⚠]",
+    re.IGNORECASE)
+
+
+def is_non_english(item: dict) -> bool:
+    """The item's text has letters outside ASCII (accents, other scripts)."""
+    return bool(_NON_ENGLISH.search(item.get("text") or ""))
+
+
+def is_governed(item: dict) -> bool:
+    """A heading over the item, or the lead-in line before it (``lead_in``), says the rules' force ("## Forbidden",
+    "Never:", "禁止事项", "Não faça"): the items whose force sits outside their own words."""
+    heads = list(item.get("section_path") or [])[-2:]
+    lead = item.get("lead_in") or ""
+    return any(FORCE_HEADING.search(h or "") for h in heads) or bool(lead and FORCE_HEADING.search(lead))
+
+
+PREFER = {"non-english": is_non_english, "governed": is_governed}
+
+
+def read_holdout(path: str | Path) -> set[str]:
+    """SHA-256 hex digests of lower-case ``owner/name``, one a line (holdout_repos.sha256)."""
+    return {line.strip().lower() for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()}
+
+
+def repo_digest(repo: str) -> str:
+    return hashlib.sha256(repo.lower().encode("utf-8")).hexdigest()
+
+
+def labelled_keys(rows: Iterable[dict]) -> set[tuple[str, str]]:
+    """(repo, text) of already labelled items (gold_dev.jsonl format): a sample leaves them out."""
+    return {(str(r.get("repo") or ""), str(r.get("text") or "").strip()) for r in rows}
+
+
+def _with_lead_ins(items: list[dict]) -> list[dict]:
+    """Give each item the text of the item before it in its file when that one ends with a colon (a lead-in)."""
+    by_art: dict[str, list[dict]] = defaultdict(list)
+    for it in items:
+        by_art[it.get("artifact_id") or ""].append(it)
+    for group in by_art.values():
+        group.sort(key=lambda it: it.get("ordinal") or 0)
+        for prev, it in zip(group, group[1:]):
+            text = (prev.get("text") or "").rstrip()
+            if text.endswith((":", "：")) and prev.get("section_path") == it.get("section_path"):
+                it["lead_in"] = text.splitlines()[-1][-200:]
+    return items
+
+
+def sample_items(corpus: Corpus, n_repos: int = 200, n_items: int = 2000, seed: int = 0,
+                 skip: Callable[[dict], bool] | None = None, prefer: Callable[[dict], bool] | None = None,
+                 prefer_share: float = 0.0) -> list[dict]:
+    """Items (with repo, section, kind) from a stratified repository sample, spread evenly over repositories.
+
+    ``skip`` leaves items out before anything is drawn (holdout repositories, items already labelled); then up to
+    ``prefer_share`` of the items are drawn from those ``prefer`` accepts, the rest from all the others, each part
+    spread evenly over the sampled repositories.
+    """
     repos = corpus.read("repos", columns=["full_name", "stars", "language"]).to_pylist() if corpus.exists("repos") else []
-    items = corpus.sql("SELECT i.item_id, i.text, i.section_path, i.kind, a.repo FROM items i "
-                       "JOIN artifacts a USING (artifact_id) WHERE i.text IS NOT NULL AND length(trim(i.text)) > 0").to_pylist()
+    items = corpus.sql("SELECT i.item_id, i.artifact_id, i.ordinal, i.text, i.section_path, i.kind, a.repo, a.path, "
+                       "a.platform FROM items i JOIN artifacts a USING (artifact_id) "
+                       "WHERE i.text IS NOT NULL AND length(trim(i.text)) > 0").to_pylist()
+    items = _with_lead_ins(items)
+    if skip is not None:
+        items = [it for it in items if not skip(it)]
     by_repo: dict[str, list[dict]] = defaultdict(list)
     for it in items:
         by_repo[it["repo"]].append(it)
@@ -90,11 +163,20 @@ def sample_items(corpus: Corpus, n_repos: int = 200, n_items: int = 2000, seed: 
     repos = [r for r in repos if r["full_name"] in by_repo]
     chosen = sample_repos(repos, n_repos, seed)
     rng = random.Random(seed + 1)
-    alloc = allocate_even({r["full_name"]: len(by_repo[r["full_name"]]) for r in chosen}, n_items)
+    pools = {r["full_name"]: sorted(by_repo[r["full_name"]], key=lambda it: it["item_id"]) for r in chosen}
+    picked: dict[str, list[dict]] = {name: [] for name in pools}
+    if prefer is not None and prefer_share > 0:
+        liked = {name: [it for it in pool if prefer(it)] for name, pool in pools.items()}
+        alloc = allocate_even({k: len(v) for k, v in liked.items()}, round(n_items * prefer_share))
+        for name, pool in liked.items():
+            picked[name] = rng.sample(pool, alloc[name])
+    taken = {it["item_id"] for got in picked.values() for it in got}
+    rest = {name: [it for it in pool if it["item_id"] not in taken] for name, pool in pools.items()}
+    alloc = allocate_even({k: len(v) for k, v in rest.items()}, n_items - len(taken))
     out = []
     for r in chosen:
-        pool = sorted(by_repo[r["full_name"]], key=lambda it: it["item_id"])
-        for it in rng.sample(pool, alloc[r["full_name"]]):
+        name = r["full_name"]
+        for it in picked[name] + rng.sample(rest[name], alloc[name]):
             out.append({**it, "stars": r.get("stars"), "language": r.get("language")})
     return out
 
@@ -110,7 +192,8 @@ def boundary_items(corpus: Corpus, n_items: int = 800, threshold: float = 0.5, p
     if not corpus.exists("items") or not corpus.exists("artifacts"):
         raise ValueError("boundary sampling needs the corpus's items and artifacts tables")
     settled = "AND i.item_id NOT IN (SELECT item_id FROM gold)" if corpus.exists("annotations") else ""
-    rows = corpus.sql("SELECT i.item_id, i.text, i.section_path, i.kind, a.repo, i.type, i.type_proba[1] AS p_c "
+    rows = corpus.sql("SELECT i.item_id, i.text, i.section_path, i.kind, a.repo, a.path, a.platform, i.type, "
+                      "i.type_proba[1] AS p_c "
                       "FROM items i JOIN artifacts a USING (artifact_id) "
                       f"WHERE i.type_proba IS NOT NULL AND i.text IS NOT NULL AND length(trim(i.text)) > 0 {settled}"
                       ).to_pylist()

@@ -25,8 +25,11 @@ def save(corpus: Corpus, rows: Sequence[dict]) -> int:
     """Upsert annotation rows (key item_id, annotator, round)."""
     if not rows:
         return 0
+    from aac.core.corpus_lock import corpus_lock
+
     cols = {f.name: [r.get(f.name) for r in rows] for f in ANNOTATIONS}
-    return corpus.upsert("annotations", pa.Table.from_pydict(cols, schema=ANNOTATIONS))
+    with corpus_lock(corpus.root, "aac annotate"):  # never beside a pull or process rewriting the corpus
+        return corpus.upsert("annotations", pa.Table.from_pydict(cols, schema=ANNOTATIONS))
 
 
 def adjudication_queue(corpus: Corpus) -> list[dict]:
@@ -65,27 +68,31 @@ PLACE = ("text", "section_path", "kind", "repo", "path", "platform", "line")
 
 
 def fill_text(corpus: Corpus, rows: list[dict]) -> list[dict]:
-    """Rows without text take it (and section, kind, place) from the item's stored annotations, else from the
-    corpus's items table; returns the rows still without text."""
-    missing = {r["item_id"] for r in rows if not r.get("text")}
+    """Rows without text or file take them (and section, kind, place) from the item's stored annotations, else
+    from the corpus's items table, never replacing what a row has; returns the rows still without text."""
+    missing = {r["item_id"] for r in rows if not r.get("text") or not r.get("path")}
     found: dict[str, dict] = {}
     if missing and corpus.exists("annotations"):
         for r in corpus.read("annotations", columns=["item_id", *PLACE]).to_pylist():
-            if r["item_id"] in missing and r["text"] and r["item_id"] not in found:
-                found[r["item_id"]] = r
-    if missing - set(found) and corpus.exists("items") and corpus.exists("artifacts"):
+            if r["item_id"] in missing and r["text"] and (r["item_id"] not in found or
+                                                           (r["path"] and not found[r["item_id"]]["path"])):
+                found[r["item_id"]] = r  # one with its file, when one has it
+    wanted = sorted(i for i in missing if not (found.get(i) or {}).get("path"))
+    if wanted and corpus.exists("items") and corpus.exists("artifacts"):
         con = corpus.connect()
         try:
-            con.register("wanted", pa.table({"item_id": sorted(missing - set(found))}))
+            con.register("wanted", pa.table({"item_id": wanted}))
             for r in con.sql("SELECT i.item_id, i.text, i.section_path, i.kind, a.repo, a.path, a.platform "
                              "FROM items i JOIN artifacts a USING (artifact_id) "
                              "WHERE i.item_id IN (SELECT item_id FROM wanted)").to_arrow_table().to_pylist():
-                found.setdefault(r["item_id"], r)
+                known = found.get(r["item_id"]) or {}  # a stored annotation's text and section stand
+                found[r["item_id"]] = {**r, **{k: v for k, v in known.items() if v not in (None, "", [])}}
         finally:
             con.close()
     for r in rows:
-        if not r.get("text") and r["item_id"] in found:
-            r.update({k: found[r["item_id"]][k] for k in PLACE if found[r["item_id"]].get(k) is not None})
+        if r["item_id"] in found:
+            r.update({k: v for k, v in found[r["item_id"]].items()
+                      if k in PLACE and v is not None and r.get(k) in (None, "", [])})
     return [r for r in rows if not r.get("text")]
 
 

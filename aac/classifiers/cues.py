@@ -173,3 +173,24 @@ SECTION_CUES: tuple[tuple[str, re.Pattern], ...] = (
     ("belief", BELIEF_SECTION),
 )
 STAKES = ("destroy", "security", "prod", "legal", "money", "health", "harm")
+
+# --- governing prohibitions ----------------------------------------------------------------------
+# Negation words of other languages than PROHIBIT covers (which is English plus Chinese and Japanese), for the
+# lines that give a whole list or section its force: a heading ("## Verboten", "## Запрещено") or a lead-in
+# ("Não faça:", "Nicht:", "Никогда не:") over items that read as instructions without it. Not a classifier
+# feature (the trained model's families stay as they were trained); used by the operators' governing context
+# and to keep a compressed item's prohibitive sentences whole.
+PROHIBIT_MORE = _c(
+    r"\b(don['’]?ts|don[’]t|do\s+nots?|avoid\w*|anti[-\s]?patterns?|not\s+to\s+(?:do|use|touch|change|edit)|no[-\s]go|"
+    r"niemals|nie|nicht|kein\w*|verboten|untersagt|jamais|interdit\w*|ne\s+(?:\w+\s+)?(?:pas|jamais)|défendu\w*|"
+    r"nunca|jam[aá]s|prohibid\w*|proibid\w*|n[ãa]o|mai|vietat\w*|niet|nooit|verboden|nigdy|zabronion\w*|"
+    r"никогда|нельзя|запрещ\w*|не)\b"
+    r"|^\W*(?:no|not|non|nie|ne|nein)(?=[\s:：!]|$)"
+    r"|금지|하지\s*마|절대|不要|禁止|不得|严禁|绝不|勿|别|不可|してはいけない|しない|しないこと|禁止事項|ダメ"
+)
+
+
+def prohibits(text: str) -> bool:
+    """Whether ``text`` has prohibitive force in one of the cue lexicon's languages (PROHIBIT, PROHIBIT_MORE)."""
+    return PROHIBIT.search(text) is not None or PROHIBIT_MORE.search(text) is not None
+

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from aac.classifiers.base import ItemInput
 from aac.core.gold_view import gold_rows
+from aac.core.ids import annotated_item_id
 from aac.core.labels import parse_type
 from aac.core.schema import TYPES
 
@@ -222,10 +223,6 @@ def load_phrasing(path: str | Path) -> list[Labelled]:
                      form=r.get("form"), source="phrasing", extra={"id": r.get("id")})
             for i, r in enumerate(_read_jsonl(path))]
 
-
-def annotated_item_id(text: str) -> str:
-    """The id of a segmented sample item in an annotated-labels file: a hash of its text (the text stays out)."""
-    return "s" + hashlib.sha1(text.encode("utf-8")).hexdigest()[:12]
 
 
 def packaged_annotations() -> Path:

@@ -43,6 +43,7 @@ AREAS: tuple[str, ...] = (
     "aac.cli.processing",
     "aac.cli.operators",
     "aac.cli.hub",
+    "aac.cli.hooks",
 )
 
 

@@ -42,17 +42,52 @@ def register(app: typer.Typer) -> None:
     def sample(corpus: Path = CorpusOpt, repos: int = typer.Option(200, "--repos", min=1),
                items: int = typer.Option(2000, "--items", min=1),
                seed: int = typer.Option(0, "--seed"), out: Path = typer.Option(Path("annotation"), "--out",
-                                                                               help="Folder for sample.jsonl + Label Studio tasks.json/label_config.xml")) -> None:
+                                                                               help="Folder for sample.jsonl + Label Studio tasks.json/label_config.xml"),
+               exclude: list[Path] = typer.Option([], "--exclude", help="labelled items to leave out (gold_dev.jsonl "
+                                                  "format: repo + text), repeatable"),
+               holdout: Optional[Path] = typer.Option(None, "--holdout", help="SHA-256 of lower-case owner/name, one "
+                                                      "a line (holdout_repos.sha256): never sample those repositories"),
+               prefer: list[str] = typer.Option([], "--prefer", help="lean the sample towards items that are "
+                                                "non-english and/or governed (a heading or lead-in carries the force)"),
+               prefer_share: float = typer.Option(0.6, "--prefer-share", min=0.0, max=1.0,
+                                                  help="share of the items drawn from the preferred ones")) -> None:
         """Stratified sample (star band x language) of repositories, then items; written for Label Studio."""
+        from aac.annotation.formats import _rows
         from aac.annotation.labelstudio import export_tasks
-        from aac.annotation.sample import sample_items
+        from aac.annotation.sample import PREFER, labelled_keys, read_holdout, repo_digest, sample_items
         from aac.core.store import Corpus
 
         c = Corpus(corpus)
         if not c.exists("items") or not c.exists("artifacts"):
             console.print(f"[red]corpus {corpus} needs items and artifacts tables[/red]")
             raise typer.Exit(2)
-        rows = sample_items(c, repos, items, seed)
+        unknown = [k for k in prefer if k not in PREFER]
+        if unknown:
+            console.print(f"[red]--prefer takes {' or '.join(PREFER)}, got {unknown[0]!r}[/red]")
+            raise typer.Exit(2)
+        try:
+            done = labelled_keys(r for path in exclude for r in _rows(path))
+            hidden = read_holdout(holdout) if holdout else set()
+        except (OSError, ValueError) as exc:
+            console.print(f"[red]{exc}[/red]")
+            raise typer.Exit(2)
+        left_out = {"holdout repository": 0, "already labelled": 0}
+
+        def skip(it: dict) -> bool:
+            if hidden and repo_digest(it["repo"] or "") in hidden:
+                left_out["holdout repository"] += 1
+                return True
+            if (it["repo"] or "", (it["text"] or "").strip()) in done:
+                left_out["already labelled"] += 1
+                return True
+            return False
+
+        tests = [PREFER[k] for k in prefer]
+        rows = sample_items(c, repos, items, seed, skip=skip if (done or hidden) else None,
+                            prefer=(lambda it: any(t(it) for t in tests)) if tests else None,
+                            prefer_share=prefer_share if tests else 0.0)
+        if done or hidden:
+            console.print("left out before sampling: " + ", ".join(f"{n} items ({k})" for k, n in left_out.items()))
         out.mkdir(parents=True, exist_ok=True)
         with open(out / "sample.jsonl", "w", encoding="utf-8") as f:
             for r in rows:
@@ -92,13 +127,21 @@ def register(app: typer.Typer) -> None:
 
     @ann.command("import-ls")
     def import_ls(export: Path = typer.Argument(..., help="Label Studio JSON export"), corpus: Path = CorpusOpt,
-                  round_: int = typer.Option(1, "--round", min=1)) -> None:
+                  round_: int = typer.Option(1, "--round", min=1),
+                  users: Optional[Path] = typer.Option(None, "--users", help="Label Studio's GET /api/users answer "
+                                                       "(or a JSON object id -> name): names the annotators a plain "
+                                                       "export gives by numeric user id only")) -> None:
         """Import a Label Studio JSON export (one row per annotator and item) into the annotations table."""
-        from aac.annotation.labelstudio import import_export
+        from aac.annotation.labelstudio import import_export, read_users
 
-        rows, problems = import_export(export, round_)
+        try:
+            names = read_users(users) if users else None
+            rows, problems = import_export(export, round_, names)
+        except (OSError, ValueError) as exc:
+            console.print(f"[red]{exc}[/red]")
+            raise typer.Exit(2)
         for p in problems:
-            console.print(f"[yellow]skipped: {p}[/yellow]")
+            console.print(f"[yellow]{p}[/yellow]")
         if not rows:
             console.print(f"[red]{export}: no usable annotations[/red]")
             raise typer.Exit(1)
@@ -178,14 +221,21 @@ def register(app: typer.Typer) -> None:
 
     @ann.command("export")
     def export(out: Path = typer.Option(..., "--out", help="JSONL file to write (gold_dev.jsonl format)"),
-               corpus: Path = CorpusOpt) -> None:
+               corpus: Path = CorpusOpt,
+               labels_only: bool = typer.Option(False, "--labels-only", help="no text: the annotated-labels format "
+                                                "of aac/classifiers/data/annotated_sample.jsonl (id = hash of the "
+                                                "text, repo, path, label, votes), for `classify train --annotated`")) -> None:
         """Write the `gold` view in gold_dev.jsonl format, with every vote and how each label was settled; train and
         evaluate on it with `aac classify train --gold FILE` / `aac eval classifiers --gold FILE`."""
-        from aac.annotation.formats import gold_jsonl_rows
+        from aac.annotation.formats import gold_jsonl_rows, labels_only_rows
         from aac.core.gold_view import gold_rows
         from aac.core.store import Corpus
 
-        rows = gold_jsonl_rows(gold_rows(Corpus(corpus)))
+        gold = gold_rows(Corpus(corpus))
+        rows = labels_only_rows(gold) if labels_only else gold_jsonl_rows(gold)
+        if labels_only and len(rows) < len(gold):
+            console.print(f"[yellow]{len(gold) - len(rows)} settled items have no repository, path or text to join "
+                          "them back by: left out of the labels-only file[/yellow]")
         if not rows:
             console.print(f"[yellow]corpus {corpus} has no settled labels yet (see `aac annotate queue`)[/yellow]")
             raise typer.Exit(1)

@@ -213,6 +213,15 @@ def _report_failed(n_failed: int, n_items: int, classifier: str, clf=None) -> No
 
 def _retype(corpus: Path, classifier: str, runner: str, address: str | None, clf=None,
             llm_base_url: str | None = None, llm_model: str | None = None) -> None:
+    """Retype the corpus's items under its writer lock (aac.core.corpus_lock): never beside an `aac process`."""
+    from aac.core.corpus_lock import corpus_lock
+
+    with corpus_lock(corpus, "aac classify --corpus", create=False):
+        _retype_held(corpus, classifier, runner, address, clf, llm_base_url, llm_model)
+
+
+def _retype_held(corpus: Path, classifier: str, runner: str, address: str | None, clf=None,
+                 llm_base_url: str | None = None, llm_model: str | None = None) -> None:
     from aac.core.store import Corpus
 
     c = Corpus(corpus)

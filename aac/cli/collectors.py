@@ -52,46 +52,49 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
         if corpus.exists() and not corpus.is_dir():
             err.print(f"[red]--corpus {corpus}: a file, not a folder[/red]")
             raise typer.Exit(2)
-        c = Corpus(corpus)
-        if local is not None:
-            from aac.collectors.local import collect_local
-
-            if not local.is_dir():
-                err.print(f"[red]--local {local}: not a folder[/red]")
-                raise typer.Exit(2)
-            n = collect_local(c, local, platform or None)
-            c.refresh_catalog()
-            typer.echo(f"crawl --local: {n} agent files from {local}")
-            return
-        url = api_url or settings.github_api_url or DEFAULT_GITHUB_API
-        if not url.startswith(("http://", "https://")):
-            err.print(f"[red]--api-url {url!r}: expected an http:// or https:// URL[/red]")
+        if local is not None and not local.is_dir():
+            err.print(f"[red]--local {local}: not a folder[/red]")
             raise typer.Exit(2)
-        workers = fetch_workers or settings.fetch_workers
-        try:
-            if prefect:
-                from aac.flows.crawl import crawl as crawl_flow
-                from aac.flows.interrupt import exit_at_once_on_interrupt
+        c = Corpus(corpus)
+        from aac.core.corpus_lock import corpus_lock
 
-                with exit_at_once_on_interrupt("the crawl"):
-                    rows = crawl_flow(api_url=url, corpus=str(c.root), platforms=list(platform or []),
-                                      fetch_workers=workers, graphql_batch=graphql_batch)
-                total = sum(r["search_requests"] for r in rows)
-                typer.echo(f"crawl (prefect): {sum(r['files'] for r in rows)} files over {len(rows)} platforms; "
-                           f"{total} search requests")
+        with corpus_lock(c.root, "aac crawl" + (" --local" if local is not None else "")):  # one writer at a time
+            if local is not None:
+                from aac.collectors.local import collect_local
+
+                n = collect_local(c, local, platform or None)
+                c.refresh_catalog()
+                typer.echo(f"crawl --local: {n} agent files from {local}")
                 return
-            summary = _run_with_progress(c, url, settings.github_tokens, platform or None, err, workers,
-                                         graphql_batch)
-        except Exception as exc:  # noqa: BLE001 - every failure ends as one scrubbed line, never a token
-            from aac.collectors.github import GitHubError
+            url = api_url or settings.github_api_url or DEFAULT_GITHUB_API
+            if not url.startswith(("http://", "https://")):
+                err.print(f"[red]--api-url {url!r}: expected an http:// or https:// URL[/red]")
+                raise typer.Exit(2)
+            workers = fetch_workers or settings.fetch_workers
+            try:
+                if prefect:
+                    from aac.flows.crawl import crawl as crawl_flow
+                    from aac.flows.interrupt import exit_at_once_on_interrupt
 
-            msg = scrub(str(exc), settings)
-            err.print(f"[red]crawl failed:[/red] {msg}" if isinstance(exc, GitHubError) else
-                      f"[red]crawl failed ({type(exc).__name__}):[/red] {msg}")
-            raise typer.Exit(1)
-        c.refresh_catalog()
-        typer.echo("per platform: " + ", ".join(f"{k} {v}" for k, v in summary.platforms.items()))
-        typer.echo(summary.line())
+                    with exit_at_once_on_interrupt("the crawl"):
+                        rows = crawl_flow(api_url=url, corpus=str(c.root), platforms=list(platform or []),
+                                          fetch_workers=workers, graphql_batch=graphql_batch)
+                    total = sum(r["search_requests"] for r in rows)
+                    typer.echo(f"crawl (prefect): {sum(r['files'] for r in rows)} files over {len(rows)} platforms; "
+                               f"{total} search requests")
+                    return
+                summary = _run_with_progress(c, url, settings.github_tokens, platform or None, err, workers,
+                                             graphql_batch)
+            except Exception as exc:  # noqa: BLE001 - every failure ends as one scrubbed line, never a token
+                from aac.collectors.github import GitHubError
+
+                msg = scrub(str(exc), settings)
+                err.print(f"[red]crawl failed:[/red] {msg}" if isinstance(exc, GitHubError) else
+                          f"[red]crawl failed ({type(exc).__name__}):[/red] {msg}")
+                raise typer.Exit(1)
+            c.refresh_catalog()
+            typer.echo("per platform: " + ", ".join(f"{k} {v}" for k, v in summary.platforms.items()))
+            typer.echo(summary.line())
 
 
 def _run_with_progress(corpus, url, tokens, platforms, console, fetch_workers, graphql_batch=None):

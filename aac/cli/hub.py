@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
+from rich.markup import escape
 
 from aac.cli import CorpusOpt, console, one_line
 
@@ -17,15 +18,24 @@ def publish(
     optout: Path = typer.Option(None, "--optout", help="Opt-out list (owner/name or owner/* per line). "
                                 "Default: <corpus>/optout.txt, then ./optout.txt, if present."),
     private: bool = typer.Option(False, "--private", help="Create the Hub repo as private."),
+    force: bool = typer.Option(False, "--force", help="Write into a non-empty --out folder that no earlier publish "
+                               "wrote (its README.md and data/ are replaced)."),
 ) -> None:
-    """Write the Hub layout of the publishable rows, validate it offline with `datasets`, then upload it."""
+    """Write the Hub layout of the publishable rows, validate it offline with `datasets`, then upload it.
+
+    --out must be new, empty or a folder an earlier publish wrote. Only the published configs are written:
+    the corpus's raw_artifacts table (crawled files, unredacted) never is."""
     from aac.hub.upload import UploadError
+    from aac.hub.publish import NotAPublishFolder
     from aac.hub.validate import HubFolderInvalid
     from aac.jobs.publish import MissingHubToken, PublishOptions, PublishStages, build_stage
     from aac.jobs.publish import publish as publish_job
 
+    if not corpus.is_dir():  # a mistyped --corpus must not publish "nothing" from a new empty folder
+        console.print(f"[red]error:[/red] no corpus folder at {escape(str(corpus))}", highlight=False)
+        raise typer.Exit(2)
     options = PublishOptions(corpus=corpus, out=out, repo_id=repo_id, optout=optout,
-                             upload=bool(repo_id) and not dry_run, private=private)
+                             upload=bool(repo_id) and not dry_run, private=private, force=force)
 
     def build_and_say(*args) -> dict:  # the folder's line comes before the upload, which may take long
         figures = build_stage(*args)
@@ -36,14 +46,21 @@ def publish(
                    + (f"; {changed} labels held back (their item's text changed since it was labelled)" if changed else "")
                    + (f"; opt-out list {figures['optout_path']} ({figures['optout_entries']} entries)"
                       if figures["optout_path"] else ""))
+        if figures.get("raw_kept"):
+            typer.echo(f"note: {corpus}/corpus/raw_artifacts holds the crawled files as they were, unredacted "
+                       f"(secrets included); it is never published (not in {out}), but do not share the corpus "
+                       "folder as it is (see docs/publishing.md)")
         if not options.upload:
             typer.echo("dry run: nothing uploaded" if dry_run else "no --repo-id: nothing uploaded")
         return figures
 
     try:
         report = publish_job(options, PublishStages(build=build_and_say))
+    except NotAPublishFolder as exc:
+        console.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
+        raise typer.Exit(2)
     except (HubFolderInvalid, ValueError, FileNotFoundError) as exc:
-        console.print(f"[red]publish failed:[/red] {one_line(exc)}")
+        console.print(f"[red]publish failed:[/red] {escape(one_line(exc))}", highlight=False)
         raise typer.Exit(1)
     except (MissingHubToken, UploadError) as exc:
         console.print(f"[red]{' '.join(str(exc).split())}[/red]")
@@ -54,7 +71,8 @@ def publish(
 
 
 def pull(
-    repo_id: str = typer.Option(None, "--repo-id", envvar="AAC_HF_REPO_ID", help="Dataset repo ORG/NAME."),
+    repo_id: str = typer.Option(None, "--repo-id", envvar="AAC_HF_REPO_ID",
+                                help="Dataset repo ORG/NAME to download (required unless --from-folder)."),
     corpus: Path = CorpusOpt,
     revision: str = typer.Option(None, "--revision", help="Branch, tag or commit (default: main)."),
     from_folder: Path = typer.Option(None, "--from-folder", help="Install an already downloaded release folder instead."),
@@ -67,19 +85,22 @@ def pull(
     from aac.core.store import Corpus
 
     settings = Settings.from_env()
+    if from_folder is None and not repo_id:  # no silent default repository
+        console.print("[red]error:[/red] give --repo-id ORG/NAME (or set AAC_HF_REPO_ID), or --from-folder DIR  "
+                      "(see `aac pull --help`)", highlight=False)
+        raise typer.Exit(2)
     target = Corpus(corpus)
     try:
         if from_folder is not None:
             result = install_snapshot(from_folder, target, force=force)
         else:
-            rid = repo_id or settings.hf_repo_id
-            result = do_pull(rid, target, revision=revision, token=settings.hf_token, endpoint=settings.hf_endpoint,
-                             force=force)
-    except Exception as exc:  # one clear line (no token) instead of a traceback
+            result = do_pull(repo_id, target, revision=revision, token=settings.hf_token,
+                             endpoint=settings.hf_endpoint, force=force)
+    except Exception as exc:  # one clear line (no token) instead of a traceback, as every command's errors
         from aac.core.config import scrub
 
-        console.print(f"[red]pull failed:[/red] {scrub(one_line(exc), settings)}")
-        raise typer.Exit(1)
+        console.print(f"[red]error:[/red] {escape(scrub(one_line(exc), settings))}", highlight=False)
+        raise typer.Exit(2)
     rows = ", ".join(f"{k}={v}" for k, v in result.rows.items())
     typer.echo(f"installed {result.snapshot} into {corpus} ({rows}); catalog "
                f"{result.catalog or 'not written (see the warning)'}")
@@ -105,8 +126,8 @@ def refresh(
     """Refresh the corpus as a new version: crawl, merge (changelog, tombstones), process what changed."""
     from aac.core.config import Settings, scrub
     from aac.jobs.refresh import RefreshCrawlFailed, RefreshOptions
+    from aac.core.corpus_lock import CorpusLocked
     from aac.jobs.refresh import refresh as refresh_job
-    from aac.refresh import RefreshRunning
 
     settings = Settings.from_env()
     options = RefreshOptions(corpus=corpus, api_url=api_url, incoming=incoming,
@@ -118,8 +139,11 @@ def refresh(
         console.print(f"[red]crawl failed:[/red] {scrub(one_line(exc.cause), settings)} (its progress is kept in "
                       f"{exc.folder}: the next `aac refresh` within a day resumes it)")
         raise typer.Exit(1)
-    except (OSError, RefreshRunning) as exc:  # not writable, no crawl in --incoming, another refresh running
-        console.print(f"[red]{exc}[/red]")
+    except CorpusLocked as exc:  # another refresh, or any other writer, holds the corpus
+        console.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
+        raise typer.Exit(2)
+    except OSError as exc:  # not writable, no crawl in --incoming
+        console.print(f"[red]{escape(str(exc))}[/red]", highlight=False)
         raise typer.Exit(1)
     _print_refresh(report, process)
 

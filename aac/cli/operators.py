@@ -28,15 +28,31 @@ def _parse_budget(value: str) -> float | int:
         raise typer.BadParameter(f"{value!r}: give a share in (0, 1] like 0.5, or a token count like 2000")
 
 
-def _kb_from_file(path: Path, classifier: str):
-    from aac.operators.ingest import rows_from_file
+def _kb_from_file(path: Path, classifier: str, keep_secrets: bool = False):
+    """The typed items of a user's file, its secrets redacted with the pipeline's shapes unless ``keep_secrets``.
+    A folder, a missing file or binary content is an input error: one line, exit status 2."""
+    from aac.operators.ingest import NotATextFile, read_text_file, rows_from_text
     from aac.operators.model import KnowledgeBase
     from aac.core.tokens import count_tokens
 
-    if not path.is_file():
-        raise typer.BadParameter(f"no such file: {path}")
-    text = path.read_text(encoding="utf-8", errors="replace")
-    return KnowledgeBase.from_rows(rows_from_file(path, classifier), source_tokens=count_tokens(text))
+    try:
+        text = read_text_file(path)
+    except NotATextFile as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2)
+    if not keep_secrets:
+        from aac.processing.secrets import scrub  # the corpus pipeline's detectors: one source of secret shapes
+
+        scrubbed = scrub(text)
+        if scrubbed.found:
+            typer.echo(f"redacted {scrubbed.found} secret(s) in {path} ({', '.join(scrubbed.kinds)}); "
+                       f"--keep-secrets prints them as they are", err=True)
+        text = scrubbed.text
+    return KnowledgeBase.from_rows(rows_from_text(text, path, classifier), source_tokens=count_tokens(text))
+
+
+_KEEP_SECRETS = typer.Option(False, "--keep-secrets", help="Print secrets found in the file as they are "
+                             "(default: replaced by [REDACTED:<kind>], as the corpus pipeline does).")
 
 
 def compact(
@@ -46,11 +62,12 @@ def compact(
     as_json: bool = typer.Option(False, "--json", help="Print the result report as one JSON object."),
     allow_unsafe: bool = typer.Option(False, "--allow-unsafe", help="Exit 0 even when the hard lane does not fit."),
     classifier: str = typer.Option("default", "--classifier", help="Classifier registry name."),
+    keep_secrets: bool = _KEEP_SECRETS,
 ) -> None:
     """Compact a file to a token budget: constraints and procedures verbatim, the rest compressed (TypeCompact)."""
     from aac.operators.compact import type_compact
 
-    kb = _kb_from_file(file, classifier)
+    kb = _kb_from_file(file, classifier, keep_secrets)
     res = type_compact(kb, _parse_budget(budget))
     if not res.unsafe or allow_unsafe:
         if out is not None:
@@ -79,11 +96,12 @@ def decompose(
     split_threshold: int = typer.Option(500, "--split-threshold", min=1,
                                          help="Items per topic before a recursive split."),
     classifier: str = typer.Option("default", "--classifier", help="Classifier registry name."),
+    keep_secrets: bool = _KEEP_SECRETS,
 ) -> None:
     """Split a file into partitions that fit a budget, each carrying every constraint in its scope (TypeDecompose)."""
     from aac.operators.decompose import locality_violations, type_decompose
 
-    kb = _kb_from_file(file, classifier)
+    kb = _kb_from_file(file, classifier, keep_secrets)
     res = type_decompose(kb, partition_budget, recursive=recursive, split_threshold=split_threshold)
     out.mkdir(parents=True, exist_ok=True)
     for old in out.glob("partition-*.md"):
@@ -116,8 +134,10 @@ def retrieve(
     as_json: bool = typer.Option(False, "--json", help="One JSON object instead of lines."),
     allow_unsafe: bool = typer.Option(False, "--allow-unsafe", help="Exit 0 even when more constraints are in "
                                       "scope than -k lets through."),
+    keep_secrets: bool = _KEEP_SECRETS,
 ) -> None:
     """Top-k items for a query with in-scope constraints pinned first (TypeRetrieve)."""
+    from aac.operators.context import render_with_context
     from aac.operators.model import item_from_row
     from aac.operators.retrieve import TypeRetriever, namespaced, resolve_topics
 
@@ -127,7 +147,7 @@ def retrieve(
         names[f.name] = names.get(f.name, 0) + 1  # two CLAUDE.md of different folders stay two documents
         ns = f.name if names[f.name] == 1 else f"{f.name}#{names[f.name]}"
         items += [namespaced(i, ns, len(items) + n, keep_global=True)
-                  for n, i in enumerate(_kb_from_file(f, classifier).items)]
+                  for n, i in enumerate(_kb_from_file(f, classifier, keep_secrets).items)]
     if corpus is not None:
         from aac.core.store import Corpus
 
@@ -143,13 +163,15 @@ def retrieve(
     got = r.retrieve(query, k, topics=tags, paths=tuple(path or ()), pin=not no_pin,
                      authority_weighted=authority_weighted)
     pinned = set(got.pinned)
-    if as_json:
+    if as_json:  # "text" is the item's own; "rendered" is it under its governing context, as an agent must see it
         sys.stdout.write(json.dumps({"topics": got.topics, "in_scope": got.in_scope, "items": [
-            {"id": i.id, "type": i.type, "topic": i.topic, "pinned": i.id in pinned, "text": i.text}
+            {"id": i.id, "type": i.type, "topic": i.topic, "pinned": i.id in pinned, "text": i.text,
+             "governing_context": list(i.governing_context), "rendered": render_with_context(i)}
             for i in got.items]}, ensure_ascii=False) + "\n")
     else:
         for i in got.items:
-            sys.stdout.write(f"{'PIN' if i.id in pinned else '   '} {i.type} [{i.topic}] {' '.join(i.text.split())}\n")
+            line = " ".join(render_with_context(i).split())
+            sys.stdout.write(f"{'PIN' if i.id in pinned else '   '} {i.type} [{i.topic}] {line}\n")
     if got.in_scope > len(got.pinned):  # as compact and decompose do when constraints cannot all be kept
         typer.echo(f"UNSAFE: {got.in_scope} constraints are in scope but -k {k} returns {len(got.pinned)} of them; "
                    f"raise -k to at least {got.in_scope}", err=True)

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from aac.core import platforms as platform_registry
@@ -558,7 +559,7 @@ def _tiles(done: list[tuple[SizeRange, int]], hi: int = MAX_INDEXED) -> bool:
 class CrawlSummary:
     platforms: dict[str, int]
     files: int
-    new_files: int
+    new_files: int  # files the corpus did not hold (a refresh: not live in the previous corpus)
     partitions: int
     splits: int
     checks: int
@@ -591,6 +592,16 @@ class CrawlSummary:
                    else ""))
 
 
+def _new_since(previous: Corpus, found) -> int:
+    """Files of a refresh crawl that ``previous`` does not hold live: new to the corpus, not merely to the fresh
+    folder the crawl wrote (where every file is new)."""
+    if not previous.exists("artifacts"):
+        return len(found)
+    t = previous.read("artifacts", columns=["artifact_id", "removed_at"])
+    live = set(pc.filter(t.column("artifact_id"), pc.is_null(t.column("removed_at"))).to_pylist())
+    return sum(1 for aid in found if aid not in live)
+
+
 def run_github_crawl(corpus: Corpus, api_url: str, tokens, platforms: Iterable[str] | None = None,
                      clock=None, on_progress=None, on_query=None, on_wait=None,
                      previous: Corpus | None = None, conditional: bool = True, reuse_content: bool = True,
@@ -606,6 +617,21 @@ def run_github_crawl(corpus: Corpus, api_url: str, tokens, platforms: Iterable[s
     is asked ``graphql_batch`` repos per GraphQL request, across partitions (default 100; 0 = one REST request
     per repo, each partition written as soon as it completes).
     ``on_progress(totals, client_stats)`` is called after every partition."""
+    from contextlib import ExitStack
+
+    from aac.core.corpus_lock import corpus_lock
+
+    with ExitStack() as locks:  # the corpus it writes, and the previous corpus whose validators it updates
+        locks.enter_context(corpus_lock(corpus.root, "aac crawl"))
+        if previous is not None:
+            locks.enter_context(corpus_lock(previous.root, "aac crawl (refresh)"))
+        return _run_github_crawl(corpus, api_url, tokens, platforms, clock, on_progress, on_query, on_wait, previous,
+                                 conditional, reuse_content, fetch_workers, graphql_batch)
+
+
+def _run_github_crawl(corpus: Corpus, api_url: str, tokens, platforms, clock, on_progress, on_query, on_wait,
+                      previous: Corpus | None, conditional: bool, reuse_content: bool, fetch_workers: int,
+                      graphql_batch: int | None) -> CrawlSummary:
     import threading
 
     from aac.collectors.github import GRAPHQL_BATCH, GitHubClient, GitHubError
@@ -639,7 +665,8 @@ def run_github_crawl(corpus: Corpus, api_url: str, tokens, platforms: Iterable[s
         t = sink.totals
         counts = {r["platform"]: r["n"] for r in corpus.sql(
             "select platform, count(*) as n from artifacts where status = 'collected' group by platform").to_pylist()}
-        return CrawlSummary(dict(sorted(counts.items())), len(sink.owner), t.new_files, t.partitions,
+        new_files = t.new_files if previous is None else _new_since(previous, sink.owner)
+        return CrawlSummary(dict(sorted(counts.items())), len(sink.owner), new_files, t.partitions,
                             t.splits, t.checks, st.search_requests, st.core_requests, st.raw_requests,
                             st.rate_limit_waits, st.waited_seconds, st.secondary_limits, st.server_errors,
                             st.not_modified, st.search_not_modified, t.reused, st.graphql_requests,

@@ -73,7 +73,7 @@ class Settings:
     github_tokens: tuple[Secret, ...] = ()
     hf_token: Secret | None = None
     hf_endpoint: str | None = None
-    hf_repo_id: str = "aac-project/AgentArtifactCorpus"
+    hf_repo_id: str | None = None  # no default repository: `aac pull` and uploads name theirs
     fetch_workers: int = DEFAULT_FETCH_WORKERS
     extra: dict[str, str] = field(default_factory=dict)
 
@@ -87,7 +87,7 @@ class Settings:
             github_tokens=_tokens_from_env(env),
             hf_token=Secret(hf) if hf else None,
             hf_endpoint=env.get("HF_ENDPOINT") or None,
-            hf_repo_id=env.get("AAC_HF_REPO_ID", "aac-project/AgentArtifactCorpus"),
+            hf_repo_id=env.get("AAC_HF_REPO_ID") or None,
             fetch_workers=_positive_int(env, "AAC_FETCH_WORKERS", DEFAULT_FETCH_WORKERS),
             extra={k: v for k, v in env.items() if k.startswith("AAC_")},
         )

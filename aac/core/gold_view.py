@@ -60,7 +60,7 @@ WHERE item_id NOT IN (SELECT item_id FROM adj)
 
 QUEUE_SQL = f"""
 WITH {_VOTES}
-SELECT item_id, text, section_path, kind, repo, labels
+SELECT item_id, text, section_path, kind, repo, path, platform, labels
 FROM votes
 WHERE n_labels > 1
   AND item_id NOT IN (SELECT item_id FROM adj)

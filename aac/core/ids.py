@@ -18,3 +18,9 @@ def artifact_id(repo: str, path: str) -> str:
 
 def item_id(artifact: str, ordinal: int) -> str:
     return stable_id(artifact, str(ordinal))
+
+
+def annotated_item_id(text: str) -> str:
+    """The id of a segmented item in a labels-only file (aac/classifiers/data/annotated_*.jsonl): a hash of its
+    text, so labels of third-party files are stored and shipped without the text and joined back by segmenting."""
+    return "s" + hashlib.sha1(text.encode("utf-8")).hexdigest()[:12]

@@ -87,6 +87,7 @@ ITEMS = pa.schema(
         pa.field("scope", pa.list_(pa.string())),  # topics; "*" = global; "glob:<pattern>" = file scope
         pa.field("authority", pa.string()),
         pa.field("n_tokens", pa.int32()),
+        pa.field("lead_in", pa.string()),  # "**Don't:**" over the item's list: null when none (or written before)
     ]
 )
 

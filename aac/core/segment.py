@@ -19,6 +19,7 @@ from pathlib import PurePosixPath
 import yaml
 from markdown_it import MarkdownIt
 
+from aac.core.lead_in import introduces_list
 from aac.core.tokens import count_tokens
 
 # libyaml's safe loader when PyYAML has it (about ten times faster); normalize's front-matter check uses it too
@@ -44,6 +45,7 @@ class Segment:
     section_path: tuple[str, ...]  # heading texts above the item, outermost first
     line: int | None  # 1-based source line of the item's first line
     n_tokens: int
+    lead_in: str = ""  # the line right before the item's list that introduces it ("**Don't:**", "Never:")
 
 
 @dataclass(frozen=True)
@@ -130,12 +132,13 @@ def segment_document(content: str, path: str) -> Segmented:
 class _Builder:
     """Collects items, numbering them and dropping blank ones, and the warnings met on the way."""
 
-    __slots__ = ("segments", "warnings", "comments_dropped")
+    __slots__ = ("segments", "warnings", "comments_dropped", "lead_ins")
 
     def __init__(self) -> None:
         self.segments: list[Segment] = []
         self.warnings: list[str] = []
         self.comments_dropped = 0
+        self.lead_ins: list[str] = []  # per open list, its lead-in ("" for none), innermost last
 
     def warn(self, warning: str) -> None:
         self.warnings.append(warning)
@@ -144,7 +147,8 @@ class _Builder:
         text = text.strip()
         if not text:
             return
-        self.segments.append(Segment(len(self.segments), text, kind, section, line, count_tokens(text)))
+        lead_in = next((x for x in reversed(self.lead_ins) if x), "")
+        self.segments.append(Segment(len(self.segments), text, kind, section, line, count_tokens(text), lead_in))
 
 
 # --- YAML front matter -------------------------------------------------------------------------------
@@ -390,8 +394,12 @@ def _segment_markdown_tokens(body: str, tokens, out: _Builder, line_offset: int,
     # Once the body is parsed again in parts (see the html_block case), src_lines is body_lines[part_at:part_end].
     body_lines, body_offset = src_lines, line_offset
     part_at, part_end = 0, len(body_lines)
+    lists_base = len(out.lead_ins)  # lists opened here are closed here (or forgotten with their part's tokens)
+    lead_para: tuple[int, int] | None = None  # (index of the last paragraph's close token, segments after it)
     while i < n or part_end < len(body_lines):
         if i >= n:  # the next part
+            del out.lead_ins[lists_base:]
+            lead_para = None
             part_at, part_end = part_end, _next_block_start(body_lines, part_end)
             src_lines, line_offset = body_lines[part_at:part_end], body_offset + part_at
             if part_end == len(body_lines):
@@ -431,9 +439,20 @@ def _segment_markdown_tokens(body: str, tokens, out: _Builder, line_offset: int,
                 containers[-1][1] = True
                 kind = "bullet"
             quoted = src_lines if quote_depth and tok.map else None
+            before = len(out.segments)
             _paragraph(tok, inline.content, kind, section, line_offset, quoted, out, how.wrappers)
+            lead_para = (i + 2, len(out.segments)) if len(out.segments) > before else None
             i += 3
             continue
+        if t in ("bullet_list_open", "ordered_list_open"):
+            # a list right under a short introducing line ("**Don't:**", "Never:", "禁止事项") is governed by it
+            lead = ""
+            if lead_para == (i - 1, len(out.segments)) and introduces_list(out.segments[-1].text):
+                lead = out.segments[-1].text
+            out.lead_ins.append(lead)
+        elif t in ("bullet_list_close", "ordered_list_close"):
+            if len(out.lead_ins) > lists_base:
+                out.lead_ins.pop()
         if t == "list_item_open":
             containers.append(["list_item", False])
         elif t == "blockquote_open":
@@ -472,10 +491,14 @@ def _segment_markdown_tokens(body: str, tokens, out: _Builder, line_offset: int,
                 src_lines, line_offset = body_lines[part_at:part_end], body_offset + part_at
                 if part_end == len(body_lines):  # a parse of the whole rest: those are the costly ones, and bounded
                     how = replace(how, rereads=how.rereads + 1)
+                del out.lead_ins[lists_base:]
                 tokens, i = _parse_part(src_lines, out, line_offset, replace(how, headings=tuple(headings))), 0
                 n = len(tokens)
             continue
         i += 1
+    del out.lead_ins[lists_base:]
+
+
 
 
 def _parse_part(lines: list[str], out: _Builder, line_offset: int, how: _Markdown) -> list:

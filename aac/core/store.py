@@ -8,8 +8,10 @@ Layout under the corpus root (``data/`` by default)::
 Writes are atomic (a temp file in the same folder, then ``os.replace``) and idempotent: a part is named by
 its caller from stable keys, so writing the same part again replaces it; ``upsert`` merges on the table's
 key columns, so re-running a step never duplicates rows. A process killed mid-write (or one writing right
-now) leaves at most a ``.tmp-*.partial`` file, or a whole-table ``<table>.tmp-*`` staging folder, which neither
-the part listing nor the views' ``*.parquet`` globs match; the next replace of that table removes such folders
+now) leaves at most a ``.tmp-<pid>-*.partial`` file, or a whole-table ``<table>.tmp-<pid>-*`` staging folder,
+which neither the part listing nor the views' ``*.parquet`` globs match. Temp names carry the writer's pid, so
+:meth:`Corpus.remove_stale_temps` (run whenever a command takes the corpus lock, :mod:`aac.core.corpus_lock`) can
+remove those of dead processes at the next run; the next replace of a table also removes its staging folders
 once they are an hour old.
 """
 
@@ -67,6 +69,22 @@ def remove_stale_dirs(parent: Path, pattern: str, older_than_s: float = STALE_AF
     return n
 
 
+class EmptyRewrite(ValueError):
+    """A whole-table replace would have emptied a table that holds rows (see :meth:`Corpus.replace`)."""
+
+
+def temp_tag() -> str:
+    """The unique part of a temp name: the writer's pid (who owns it) and a random suffix."""
+    return f"{os.getpid()}-{uuid.uuid4().hex}"
+
+
+def temp_owner(name: str) -> int | None:
+    """The pid a temp name made by :func:`temp_tag` carries; None for a name of the earlier layout (no pid)."""
+    tail = name.split(".tmp-", 1)[-1] if ".tmp-" in name else name.split(".old-", 1)[-1]
+    pid = tail.split("-", 1)[0]
+    return int(pid) if pid.isdigit() and "-" in tail else None
+
+
 class Corpus:
     """A corpus folder. Cheap to construct; touches the disk only when asked."""
 
@@ -115,19 +133,28 @@ class Corpus:
                 raise KeyError(f"no such table: {table}")
             empty = schema.empty_table()
             return empty.select(columns) if columns else empty
-        dataset = ds.dataset([str(f) for f in files], format="parquet", schema=schema)
-        return dataset.to_table(columns=columns, filter=filter)
+        try:
+            dataset = ds.dataset([str(f) for f in files], format="parquet", schema=schema)
+            return dataset.to_table(columns=columns, filter=filter)
+        except (OSError, pa.ArrowException) as exc:
+            raise _damaged(table, files, columns, exc) from exc
 
     def iter_batches(self, table: str, columns: list[str] | None = None, batch_size: int = 8192) -> Iterator[pa.RecordBatch]:
         files = self.part_files(table)
         if not files:
             return
-        dataset = ds.dataset([str(f) for f in files], format="parquet", schema=self.schema(table))
-        yield from dataset.to_batches(columns=columns, batch_size=batch_size)
+        try:
+            dataset = ds.dataset([str(f) for f in files], format="parquet", schema=self.schema(table))
+            yield from dataset.to_batches(columns=columns, batch_size=batch_size)
+        except (OSError, pa.ArrowException) as exc:
+            raise _damaged(table, files, columns, exc) from exc
 
     def count(self, table: str) -> int:
         files = self.part_files(table)
-        return sum(pq.ParquetFile(f).metadata.num_rows for f in files)
+        try:
+            return sum(pq.ParquetFile(f).metadata.num_rows for f in files)
+        except (OSError, pa.ArrowException) as exc:
+            raise _damaged(table, files, None, exc) from exc
 
     # ---- writing -----------------------------------------------------------------------------------
     def _prepare(self, table: str, data: pa.Table) -> pa.Table:
@@ -140,7 +167,7 @@ class Corpus:
         d = self.table_dir(table)
         d.mkdir(parents=True, exist_ok=True)
         target = d / f"{part}.parquet"
-        tmp = d / f".tmp-{uuid.uuid4().hex}.partial"  # not *.parquet: DuckDB's globs match hidden files too
+        tmp = d / f".tmp-{temp_tag()}.partial"  # not *.parquet: DuckDB's globs match hidden files too
         try:
             pq.write_table(self._prepare(table, data), tmp, **PARQUET_OPTS)
             os.replace(tmp, target)
@@ -151,12 +178,18 @@ class Corpus:
     def delete_part(self, table: str, part: str) -> None:
         (self.table_dir(table) / f"{part}.parquet").unlink(missing_ok=True)
 
-    def replace(self, table: str, data: pa.Table | Iterable[pa.RecordBatch | pa.Table], rows_per_file: int = 250_000) -> int:
-        """Atomically replace the whole table with ``data`` (a table or a stream of batches). Returns rows written."""
+    def replace(self, table: str, data: pa.Table | Iterable[pa.RecordBatch | pa.Table], rows_per_file: int = 250_000,
+                allow_empty: bool = False) -> int:
+        """Atomically replace the whole table with ``data`` (a table or a stream of batches). Returns rows written.
+
+        Replacing a table that holds rows with no rows at all raises :class:`EmptyRewrite` and leaves the table
+        as it was, unless ``allow_empty`` says an empty result is a legitimate outcome of the caller's own
+        (non-empty) input: a derived table rebuilt from a source that is empty by mistake (a corpus without the
+        rows a step reads) must never wipe what is there."""
         final = self.table_dir(table)
         final.parent.mkdir(parents=True, exist_ok=True)
         remove_stale_dirs(final.parent, f"{table}.tmp-*")  # a killed replace's staging folder
-        staging = final.parent / f"{table}.tmp-{uuid.uuid4().hex}"
+        staging = final.parent / f"{table}.tmp-{temp_tag()}"
         staging.mkdir()
         rows = 0
         try:
@@ -182,9 +215,12 @@ class Corpus:
                         writer, n_file, in_file = None, n_file + 1, 0
             if writer is not None:
                 writer.close()
+            if rows == 0 and not allow_empty and (held := self.count(table)):
+                raise EmptyRewrite(f"refusing to replace table {table} ({held:,} rows) with no rows: what it is "
+                                   f"rebuilt from is empty; {self.table_dir(table)} was left as it was")
             if rows == 0 and schema is not None:
                 pq.write_table(schema.empty_table(), staging / "part-00000.parquet", **PARQUET_OPTS)
-            old = final.parent / f"{table}.old-{uuid.uuid4().hex}"
+            old = final.parent / f"{table}.old-{temp_tag()}"
             if final.exists():
                 os.replace(final, old)
             os.replace(staging, final)
@@ -228,6 +264,59 @@ class Corpus:
         olds = sorted(self.tables_dir.glob(f"{table}.old-*"))
         if olds:
             os.replace(olds[-1], final)
+
+    def remove_stale_temps(self, held: bool = True) -> int:
+        """Remove what killed writers left in the corpus: ``<table>.tmp-*`` staging folders, ``.tmp-*.partial``
+        part files, ``<table>.old-*`` folders of a finished swap, ``<table>.pull-tmp`` folders of a pull and the
+        processing stage folder. Returns how many were removed.
+
+        A temp whose name carries a pid that still runs is left alone (unless it is this process's own, of a
+        write that no longer runs: ``held`` says the caller holds the corpus lock, so no write of its own is in
+        flight). Names without a pid (the earlier layout, or a pull's fixed name) are removed only when
+        ``held``: every writer holds the lock, so nobody else is writing them. A swap killed between its two
+        renames is finished first (:meth:`_recover`), never undone."""
+        if not self.tables_dir.is_dir():
+            return 0
+        me = os.getpid()
+
+        def stale(name: str) -> bool:
+            pid = temp_owner(name)
+            if pid is None:
+                return held
+            if pid == me:
+                return held
+            return not _pid_alive(pid)
+
+        n = 0
+        for entry in sorted(self.tables_dir.iterdir()):
+            name = entry.name
+            if ".old-" in name:
+                table = name.split(".old-", 1)[0]
+                if not table.replace("_", "").isalnum():  # not a name a swap makes: not ours to touch
+                    continue
+                self._recover(table)
+                if not entry.exists() or not self.table_dir(table).exists():
+                    continue
+            elif not (".tmp-" in name or name.endswith(".pull-tmp") or name.startswith(".write-check-")):
+                if entry.is_dir() and "." not in name:  # a table folder: its part files being written
+                    for f in entry.glob(".tmp-*"):
+                        if stale(f.name):
+                            f.unlink(missing_ok=True)
+                            n += 1
+                continue
+            if name.startswith(".write-check-") or name.endswith(".pull-tmp"):
+                if not held:
+                    continue
+            elif not stale(name):
+                continue
+            shutil.rmtree(entry, ignore_errors=True) if entry.is_dir() else entry.unlink(missing_ok=True)
+            n += 1
+        if held:  # folders of fixed or pid-less names only a lock holder writes: `aac process`, `aac classify`
+            for stage in [self.root / "tmp" / "process-stage", *self.root.glob(".classify-staging-*")]:
+                if stage.is_dir():
+                    shutil.rmtree(stage, ignore_errors=True)
+                    n += 1
+        return n
 
     # ---- catalog -----------------------------------------------------------------------------------
     def _view_sql(self, table: str) -> str | None:
@@ -317,6 +406,45 @@ class Corpus:
             return pa.table({}) if result is None else result.to_arrow_table()  # None: a statement without rows
         finally:
             con.close()
+
+
+class DamagedPart(OSError):
+    """A Parquet part of a table cannot be read; the message names the file and how to get it rewritten."""
+
+
+# Tables a rerun rebuilds whole once a damaged part is moved away: ``aac process`` derives them (raw rows it
+# lost are taken from the processed ``artifacts`` as the baseline, see aac.processing.pipeline.stage_raw).
+REWRITTEN_BY = {"artifacts": "aac process", "items": "aac process", "process_stage": "aac process",
+                "raw_artifacts": "aac process"}
+
+
+def _damaged(table: str, files: list[Path], columns: list[str] | None, exc: BaseException) -> BaseException:
+    """The error to raise for a table that failed to read: names the damaged part (found by reading each part
+    on its own: only on this error path) and says that a rerun rewrites it; ``exc`` itself when every part
+    reads fine alone (the failure is not a damaged file)."""
+    bad = None
+    for f in files:
+        try:
+            pf = pq.ParquetFile(f)
+            pf.read(columns=[c for c in columns if c in pf.schema_arrow.names] if columns else None)
+        except (OSError, pa.ArrowException):
+            bad = f
+            break
+    if bad is None:
+        return exc
+    reason = " ".join(str(exc).split())
+    if str(bad) in reason:
+        reason = "not a readable Parquet file"
+    rerun = REWRITTEN_BY.get(table)
+    advice = (f"move it out of the folder and run `{rerun}` again: the rerun rewrites the table" if rerun else
+              "restore it from a copy, or move it out of the folder to use the table's other parts")
+    return DamagedPart(f"damaged Parquet part {bad} of table {table} ({reason[:160]}); {advice}")
+
+
+def _pid_alive(pid: int) -> bool:
+    from aac.core.corpus_lock import pid_alive
+
+    return pid_alive(pid)
 
 
 def _readable_parquet(path: Path) -> bool:

@@ -53,14 +53,22 @@ def check_same_classifier(typed_by: str | None, worker_fingerprints: list[str | 
 @flow(name="classify-corpus")
 def classify_corpus(root: str, classifier: str = "default", llm_base_url: str | None = None,
                     llm_model: str | None = None) -> int:
+    from aac.core.corpus_lock import corpus_lock
+    from aac.core.store import Corpus
+
+    with corpus_lock(root, "classify-corpus flow", create=False):  # re-entrant: `aac classify --corpus` holds it
+        return _classify_held(Corpus(root), classifier, llm_base_url, llm_model)
+
+
+def _classify_held(corpus, classifier: str, llm_base_url: str | None, llm_model: str | None) -> int:
     import pyarrow.parquet as pq
 
-    from aac.core.store import Corpus, remove_stale_dirs
+    from aac.core.store import remove_stale_dirs
 
     from aac.classifiers.base import fingerprint_of
     from aac.processing.item_record import rewriting_items
 
-    corpus = Corpus(root)
+    root = str(corpus.root)
     parts = [str(p) for p in corpus.part_files("items")]
     remove_stale_dirs(Path(root), ".classify-staging-*")  # a killed run's
     staging = Path(root) / f".classify-staging-{uuid.uuid4().hex}"

@@ -15,8 +15,8 @@ from aac.jobs.publish import publish as publish_job
 
 
 @task
-def build_task(corpus: str, out: str, repo_id: str | None, optout: str | None) -> dict:
-    return build_stage(corpus, out, repo_id, optout)
+def build_task(corpus: str, out: str, repo_id: str | None, optout: str | None, force: bool = False) -> dict:
+    return build_stage(corpus, out, repo_id, optout, force)
 
 
 @task(retries=2, retry_delay_seconds=[30, 120])

@@ -84,6 +84,13 @@ def install_snapshot(snapshot: Path, corpus: Corpus, force: bool = False) -> Pul
     snapshot = Path(snapshot)
     if not any((snapshot / "data" / "artifacts").glob("*.parquet")):
         raise FileNotFoundError(f"{snapshot} is not an AAC release: no data/artifacts/*.parquet")
+    from aac.core.corpus_lock import corpus_lock
+
+    with corpus_lock(corpus.root, "aac pull"):  # no other command writes the corpus while its tables are swapped
+        return _install(snapshot, corpus, force)
+
+
+def _install(snapshot: Path, corpus: Corpus, force: bool) -> PullResult:
     if not force:
         check_replaceable(corpus)
     from aac.processing.item_record import distrust
@@ -114,10 +121,13 @@ def pull(repo_id: str, corpus: Corpus, revision: str | None = None, token: Secre
     release never leak into the tables (a plain ``local_dir`` would keep them)."""
     from huggingface_hub import snapshot_download
 
-    if not force:  # before downloading gigabytes
-        check_replaceable(corpus)
-    path = snapshot_download(repo_id=repo_id, repo_type="dataset", revision=revision,
-                             cache_dir=str(corpus.root / "hub-cache"),
-                             allow_patterns=["README.md", "data/**"], endpoint=endpoint,
-                             token=token.reveal() if token else None)
-    return install_snapshot(Path(path), corpus, force=True)
+    from aac.core.corpus_lock import corpus_lock
+
+    with corpus_lock(corpus.root, "aac pull"):  # from the check to the install: nobody writes what was checked
+        if not force:  # before downloading gigabytes
+            check_replaceable(corpus)
+        path = snapshot_download(repo_id=repo_id, repo_type="dataset", revision=revision,
+                                 cache_dir=str(corpus.root / "hub-cache"),
+                                 allow_patterns=["README.md", "data/**"], endpoint=endpoint,
+                                 token=token.reveal() if token else None)
+        return install_snapshot(Path(path), corpus, force=True)

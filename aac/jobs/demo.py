@@ -65,7 +65,15 @@ def _records(snapshot: Path | None, files: int, seed: int) -> list[dict]:
 
 
 def demo(options: DemoOptions, on_phase: Callable[[str], None] | None = None) -> DemoResult:
-    """Generate/load, serve, crawl over HTTP, process + classify; returns the counts for the report."""
+    """Generate/load, serve, crawl over HTTP, process + classify; returns the counts for the report (under the
+    corpus lock throughout, see aac.core.corpus_lock)."""
+    from aac.core.corpus_lock import corpus_lock
+
+    with corpus_lock(options.corpus, "aac demo"):
+        return _demo(options, on_phase)
+
+
+def _demo(options: DemoOptions, on_phase: Callable[[str], None] | None) -> DemoResult:
     from aac.collectors.collect import run_github_crawl
     from aac.collectors.emulator import EmulatorServer
 

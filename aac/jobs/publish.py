@@ -23,6 +23,7 @@ class PublishOptions:
     optout: str | Path | None = None  # opt-out list; None: <corpus>/optout.txt, then ./optout.txt, if present
     upload: bool = False
     private: bool = False  # create the Hub repo as private
+    force: bool = False  # write into a non-empty ``out`` no earlier publish wrote (its README.md and data/ replaced)
 
 
 class MissingHubToken(RuntimeError):
@@ -40,6 +41,7 @@ class PublishReport:
     labels_of_changed_text: int = 0  # labels held back: their item's text changed since it was labelled
     optout_path: str | None = None
     optout_entries: int = 0
+    raw_kept: bool = False  # the corpus holds raw_artifacts (unredacted, never published): front ends say so
     uploaded_files: int | None = None  # None: nothing uploaded
     commit: str | None = None  # the upload's commit URL (or the repo id when the Hub gave none)
 
@@ -47,20 +49,22 @@ class PublishReport:
         return asdict(self)
 
 
-def build_stage(corpus: str, out: str, repo_id: str | None, optout: str | None) -> dict:
-    """Build and validate the Hub folder; a dict of the :class:`PublishReport` fields it fills."""
+def build_stage(corpus: str, out: str, repo_id: str | None, optout: str | None, force: bool = False) -> dict:
+    """Build and validate the Hub folder; a dict of the :class:`PublishReport` fields it fills. ``out`` must be
+    new, empty or an earlier publish's (``force``: any folder), see :func:`aac.hub.publish.check_out_folder`."""
     from aac.core.store import Corpus
     from aac.hub.policy import OptOut
     from aac.hub.publish import build_hub_folder
 
     optout_path = optout or OptOut.default_path(corpus)
     opt = OptOut.load(optout_path)
-    result = build_hub_folder(Corpus(corpus), Path(out), repo_id=repo_id, optout=opt)
+    result = build_hub_folder(Corpus(corpus), Path(out), repo_id=repo_id, optout=opt, force=force)
     return {"rows": dict(result.report.rows), "held_back": dict(result.report.held_back),
             "per_platform": [list(r) for r in result.summary["per_platform"]],
             "per_type": [list(r) for r in result.summary["per_type"]],
             "labels_of_changed_text": result.report.labels_of_changed_text,
-            "optout_path": str(optout_path) if optout_path else None, "optout_entries": len(opt)}
+            "optout_path": str(optout_path) if optout_path else None, "optout_entries": len(opt),
+            "raw_kept": result.raw_kept}
 
 
 def upload_stage(out: str, repo_id: str, private: bool = False) -> dict:
@@ -78,7 +82,7 @@ def upload_stage(out: str, repo_id: str, private: bool = False) -> dict:
 class PublishStages:
     """The two stages; the flow swaps in its Prefect tasks (the upload retried)."""
 
-    build: Callable[[str, str, str | None, str | None], dict] = build_stage
+    build: Callable[[str, str, str | None, str | None, bool], dict] = build_stage
     upload: Callable[[str, str, bool], dict] = upload_stage
 
 
@@ -88,7 +92,7 @@ def publish(options: PublishOptions, stages: PublishStages = PublishStages()) ->
     if options.upload and not options.repo_id:
         raise ValueError("an upload needs a repo id (--repo-id, or AAC_HF_REPO_ID in the environment)")
     report = PublishReport(**stages.build(str(options.corpus), str(options.out), options.repo_id,
-                                          str(options.optout) if options.optout else None))
+                                          str(options.optout) if options.optout else None, options.force))
     if options.upload:
         up = stages.upload(str(options.out), options.repo_id, options.private)
         report.uploaded_files, report.commit = up["uploaded_files"], up["commit"]

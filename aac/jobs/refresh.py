@@ -107,19 +107,21 @@ class RefreshStages:
 
 def refresh(options: RefreshOptions, settings: Settings | None = None, stages: RefreshStages = RefreshStages(),
             say: Callable[[str], None] = lambda _: None) -> RefreshReport:
-    """One refresh under the corpus' refresh lock (a second one is refused with ``RefreshRunning``).
+    """One refresh under the corpus lock (:mod:`aac.core.corpus_lock`: a second refresh, or any other writer, waits
+    then is refused with ``CorpusLocked``; the processing it runs takes the same lock again, re-entrantly).
 
     Raises OSError when the corpus is not writable (before crawling), :class:`RefreshCrawlFailed` when the crawl
     fails, FileNotFoundError when ``incoming`` holds no crawl. ``say`` hears progress lines (resuming a run folder,
     the crawl summary, artifacts still waiting for processing)."""
     from aac.processing.pipeline import awaiting_processing, processing_outdated
-    from aac.refresh import refresh_lock, run_folder
+    from aac.core.corpus_lock import corpus_lock
+    from aac.refresh import run_folder
 
     settings = settings or Settings.from_env()
     target = Corpus(options.corpus)
     target.check_writable()  # a clear error now, not at the first write after the crawl
     platforms = list(options.platforms) if options.platforms else None
-    with refresh_lock(target.root):
+    with corpus_lock(target.root, "aac refresh"):
         crawled_into = crawl_line = None
         if options.incoming is None:
             source = options.api_url or settings.github_api_url or DEFAULT_GITHUB_API

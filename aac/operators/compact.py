@@ -23,6 +23,7 @@ from typing import Sequence
 
 import regex as re
 
+from aac.operators.context import governed_presence, render_blocks
 from aac.operators.model import Item, KnowledgeBase
 from aac.operators.soft import NearDuplicateIndex, analyse, episodic_placeholder, rarest_first
 from aac.operators.verify import norm_ws, verbatim_presence
@@ -118,9 +119,10 @@ def hard_lane_of(item: Item, theta_c: float = THETA_C, theta_p: float = THETA_P,
                  theta_abstain: float = THETA_ABSTAIN) -> str | None:
     """'C', 'P' or None: which hard lane, if any, an item belongs to. An item typed C always is in the C lane:
     the label is the classifier's (or the caller's) decision, and its probabilities may be calibrated otherwise,
-    come from another source, or be missing."""
+    come from another source, or be missing. An item under a prohibitive heading or lead-in (its governing
+    context) is a constraint too: "Force-push to main." under "## Forbidden actions" is one, whatever its type."""
     risk = item.risk
-    if item.type == "C" or risk >= theta_c or (item.abstained and risk >= theta_abstain):
+    if item.type == "C" or risk >= theta_c or (item.abstained and risk >= theta_abstain) or item.governing_context:
         return "C"
     if item.p("P") >= theta_p and is_procedure(item):
         return "P"
@@ -136,10 +138,15 @@ class _Piece:
     step: int = 0
     hard: bool = False
     tokens: int = 0
+    context: tuple[str, ...] = ()  # the governing context printed with it (see aac.operators.context)
 
 
 def _render(pieces: Sequence[_Piece]) -> str:
-    return SEPARATOR.join(p.text for p in sorted(pieces, key=lambda p: p.order))
+    """Pieces in source order; governed ones under their context lines, as the context module renders them."""
+    ordered = sorted(pieces, key=lambda p: p.order)
+    if not any(p.context for p in ordered):
+        return SEPARATOR.join(p.text for p in ordered)
+    return SEPARATOR.join(render_blocks((p.text, p.context) for p in ordered))
 
 
 def _additive() -> bool:
@@ -149,7 +156,13 @@ def _additive() -> bool:
 
 
 def _measure(pieces: Sequence[_Piece], text: str) -> int:
+    if any(p.context for p in pieces):  # context lines and bullets are the renderer's: count what it printed
+        return count_tokens(text)
     return sum(p.tokens for p in pieces) if _additive() else count_tokens(text)
+
+
+def _hard_piece(it: Item) -> _Piece:
+    return _Piece(it.order, it.text.strip(), (0,), it.id, 0, True, context=it.governing_context)
 
 
 @dataclass
@@ -173,14 +186,14 @@ def _prepare(kb: KnowledgeBase, theta_c: float, theta_p: float, theta_abstain: f
         return cached[1]
     items = sorted(kb.items, key=lambda i: i.order)
     hard: list[tuple[Item, str, str | None]] = []
-    first_of: dict[str, str] = {}
+    first_of: dict[tuple, str] = {}
     soft: list[Item] = []
     episodic: list[Item] = []
     dropped: dict[str, str] = {}
-    for it in items:  # lanes; the hard lane is deduplicated on whitespace-normalised text
+    for it in items:  # lanes; the hard lane is deduplicated on whitespace-normalised text under the same context
         lane = hard_lane_of(it, theta_c, theta_p, theta_abstain)
         if lane:
-            k = _norm(it.text)
+            k = (it.governing_context, _norm(it.text))
             hard.append((it, lane, first_of.get(k)))
             first_of.setdefault(k, it.id)
         elif it.type == "E":
@@ -189,11 +202,18 @@ def _prepare(kb: KnowledgeBase, theta_c: float, theta_p: float, theta_abstain: f
             dropped[it.id] = "empty"
         else:
             soft.append(it)
-    hard_pieces = [_Piece(it.order, it.text.strip(), (0,), it.id, 0, True) for it, _, d in hard if d is None]
+    hard_pieces = [_hard_piece(it) for it, _, d in hard if d is None]
     additive = _additive()
     for p, it in zip(hard_pieces, (it for it, _, d in hard if d is None)):
         p.tokens = it.tokens if additive else count_tokens(p.text)  # Item.tokens counts the same text
-    b_min = sum(p.tokens for p in hard_pieces) if additive else count_tokens(_render(hard_pieces))
+    b_min = _measure(hard_pieces, _render(hard_pieces))
+    # a lead-in line is printed as the context of the items it governs: as an item of its own it would be twice
+    lead_ins = {(it.section, it.lead_in.strip()) for it, _, _ in hard if it.lead_in and it.governing_context}
+    for it in soft + episodic:
+        if (it.section, it.text.strip()) in lead_ins:
+            dropped[it.id] = "governing-context"
+    soft = [it for it in soft if it.id not in dropped]
+    episodic = [it for it in episodic if it.id not in dropped]
     originals = [it for it, _, d in hard if d is None]
     analysed = {id(it): analyse(it.text, it.kind) for it in originals + soft}
     order = rarest_first(a[0] for a in analysed.values())
@@ -306,13 +326,23 @@ def type_compact(kb: KnowledgeBase, budget: float | int, *, theta_c: float = THE
     for it_id, piece in chosen.items():
         if id(piece) not in remaining:
             result.dropped[it_id] = "evicted-for-restore"
-    present = verbatim_presence(text, [h.item for h in hard])
+    present = _presence(text, [h.item for h in hard])
     for h in hard:
         h.survived = present[h.item.id]
     if not all(h.survived for h in hard) or tokens_out > limit:
         result.unsafe = True
-        result.reason = "verifier: hard-lane item missing or budget exceeded after restore"
+        result.reason = "verifier: hard-lane item missing, or without its governing context, or budget exceeded " \
+                        "after restore"
     return result
+
+
+def _presence(text: str, items: Sequence[Item]) -> dict[str, bool]:
+    """Item id -> verbatim in ``text`` and, when a heading or lead-in governs it, printed under that context."""
+    present = verbatim_presence(text, items)
+    governed = [it for it in items if present[it.id] and it.governing_context]
+    if governed:
+        present.update(governed_presence(text, governed))
+    return present
 
 
 def _finalise(pieces: list[_Piece], hard: list[HardItem], limit: int) -> tuple[str, list[str], int]:
@@ -320,7 +350,7 @@ def _finalise(pieces: list[_Piece], hard: list[HardItem], limit: int) -> tuple[s
     restored: list[str] = []
     while True:
         text = _render(pieces)
-        present = verbatim_presence(text, [h.item for h in hard])
+        present = _presence(text, [h.item for h in hard])
         missing = [h.item for h in hard if not present[h.item.id]]
         if missing:
             back: set[str] = set()  # texts put back this round: a deduplicated twin is present through its original
@@ -329,7 +359,7 @@ def _finalise(pieces: list[_Piece], hard: list[HardItem], limit: int) -> tuple[s
                     continue
                 if not any(p.item_id == it.id for p in pieces):
                     back.add(it.text.strip())
-                    piece = _Piece(it.order, it.text.strip(), (0,), it.id, 0, True)
+                    piece = _hard_piece(it)
                     piece.tokens = count_tokens(piece.text)
                     pieces.append(piece)
                     restored.append(it.id)
@@ -378,9 +408,9 @@ def _unsafe(kb, hard, hard_pieces, soft, episodic, limit, b_min, total, dropped)
         dropped[gone.item_id] = "unsafe: hard lane over budget"
         text = _render(keep)
     kept_ids = {p.item_id for p in keep}
-    idx_text = norm_ws(text)
+    present = _presence(text, [h.item for h in hard])
     for h in hard:
-        h.survived = norm_ws(h.item.text) in idx_text
+        h.survived = present[h.item.id]
     return CompactResult(text=text, budget=limit, b_min=b_min, tokens_in=total, tokens_out=count_tokens(text),
                          unsafe=True, hard_lane=hard, kept=sorted(kept_ids, key=str), dropped=dropped,
                          reason=f"hard lane needs {b_min} tokens > budget {limit}",

@@ -16,6 +16,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from aac.operators.compact import hard_lane_of
+from aac.operators.context import render_items, rendered_tokens
 from aac.operators.model import GLOBAL, ROOT_TOPIC, Item, KnowledgeBase
 from aac.core.tokens import count_tokens
 
@@ -34,7 +35,8 @@ class Partition:
 
     @property
     def text(self) -> str:
-        return SEPARATOR.join(i.text for i in sorted(self.pinned + self.items, key=lambda i: i.order))
+        """Items in source order, each under the heading or lead-in that governs it (aac.operators.context)."""
+        return render_items(sorted(self.pinned + self.items, key=lambda i: i.order), SEPARATOR)
 
     def ids(self) -> set[str]:
         return {i.id for i in self.items} | {i.id for i in self.pinned}
@@ -115,6 +117,14 @@ def type_decompose(kb: KnowledgeBase, partition_budget: int, *, recursive: bool 
         raise ValueError(f"partition_budget: a positive whole number of tokens, not {partition_budget!r}")
     cons = constraints_of(kb)
     required_of = _Required(kb, cons)
+    costs: dict[str, int] = {}
+
+    def cost(it: Item) -> int:
+        """An item's tokens printed alone with its governing context: never less than it adds to a partition."""
+        if it.id not in costs:
+            costs[it.id] = rendered_tokens(it)
+        return costs[it.id]
+
     by_topic: dict[str, list[Item]] = {}
     for it in sorted(kb.items, key=lambda i: i.order):
         by_topic.setdefault(it.topic, []).append(it)
@@ -135,8 +145,9 @@ def type_decompose(kb: KnowledgeBase, partition_budget: int, *, recursive: bool 
         required = required_of(topic)
         req_ids = {c.id for c in required}
         content = [i for i in members if i.id not in req_ids]
-        base = sum(c.tokens for c in required) + sep * max(0, len(required) - 1)
-        if content and base + sep + min(i.tokens for i in content) > partition_budget:
+        # the constraints as printed together (a context block shared by several of them is counted once)
+        base = count_tokens(render_items(sorted(required, key=lambda c: c.order), SEPARATOR)) if required else 0
+        if content and base + sep + min(cost(i) for i in content) > partition_budget:
             infeasible[topic] = f"constraints in scope need {base} tokens, no room left in {partition_budget}"
             continue
         groups = [content]
@@ -145,18 +156,18 @@ def type_decompose(kb: KnowledgeBase, partition_budget: int, *, recursive: bool 
         pending = [c for c in required if c.id not in pinned]  # required, not yet in the open partition
         for group in groups:
             for it in group:
-                if base + sep + it.tokens > partition_budget:
-                    infeasible[it.id] = f"item needs {it.tokens} tokens next to {base} of constraints > {partition_budget}"
+                if base + sep + cost(it) > partition_budget:
+                    infeasible[it.id] = f"item needs {cost(it)} tokens next to {base} of constraints > {partition_budget}"
                     continue
                 new = pending
-                cost = it.tokens + sum(c.tokens for c in new) + sep * (len(new) + (1 if (items or pinned) else 0))
-                if used + cost > partition_budget:
+                need = cost(it) + sum(cost(c) for c in new) + sep * (len(new) + (1 if (items or pinned) else 0))
+                if used + need > partition_budget:
                     flush()
                     new = required
-                    cost = it.tokens + base + sep * (1 if required else 0)
+                    need = cost(it) + base + sep * (1 if required else 0)
                 items.append(it)
                 pinned.update((c.id, c) for c in new)
-                used += cost
+                used += need
                 pending = []  # the open partition now holds every constraint the topic needs
             if recursive and len(groups) > 1:
                 flush()  # keep each semantic sub-group in its own partitions

@@ -13,6 +13,8 @@ from typing import Callable, Sequence
 
 import regex as re
 
+from aac.core.lead_in import introduces_list
+
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _FENCE = re.compile(r"^\s*(```|~~~)")
@@ -30,13 +32,15 @@ def segment_text(text: str) -> list[dict]:
     lines = text.splitlines()
     buf: list[str] = []
     kind = "paragraph"
+    lead_in = ""  # the line introducing the list being read ("Never:"), as the pipeline's segmenter records it
 
     def flush():
         nonlocal buf, kind
         body = "\n".join(buf).strip()
         if body:
-            rows.append({"text": body, "kind": kind, "section_path": list(section),
-                         "topic": slug(section[0]) if section else "general", "ordinal": len(rows)})
+            rows.append({"text": body, "kind": kind, "section_path": list(section), "lead_in": lead_in if
+                         kind == "bullet" else "", "topic": slug(section[0]) if section else "general",
+                         "ordinal": len(rows)})
         buf, kind = [], "paragraph"
 
     i = 0
@@ -59,6 +63,8 @@ def segment_text(text: str) -> list[dict]:
             i = j + 1
             continue
         h = _HEADING.match(line)
+        if line.strip() and not _BULLET.match(line) and not (kind == "bullet" and line.startswith((" ", "\t"))):
+            lead_in = ""  # a line of its own ends the list
         if h:
             flush()
             level = len(h.group(1))
@@ -71,6 +77,11 @@ def segment_text(text: str) -> list[dict]:
                 buf, kind = [line.strip()], "table_row"
                 flush()
         elif _BULLET.match(line):
+            if kind == "paragraph" and buf and introduces_list(buf[-1]) and len(buf) == 1:
+                lead_in = buf[0].strip()
+            elif kind == "paragraph" and not buf and rows and rows[-1]["kind"] == "paragraph" \
+                    and not lead_in and introduces_list(rows[-1]["text"]) and _blank_before(lines, i):
+                lead_in = rows[-1]["text"]  # "**Do not**", a blank line, then the list
             flush()
             buf, kind = [_BULLET.sub("", line, count=1)], "bullet"
         else:
@@ -78,6 +89,14 @@ def segment_text(text: str) -> list[dict]:
         i += 1
     flush()
     return _assign_topics(rows)
+
+
+def _blank_before(lines: list[str], i: int) -> bool:
+    """Only blank lines between line ``i`` and the paragraph line above it."""
+    j = i - 1
+    while j >= 0 and not lines[j].strip():
+        j -= 1
+    return j < i - 1 and j >= 0 and not _HEADING.match(lines[j])
 
 
 def _assign_topics(rows: list[dict]) -> list[dict]:
@@ -114,27 +133,55 @@ def classify_rows(rows: list[dict], classifier) -> list[dict]:
     return rows
 
 
-def rows_from_file(path: str | Path, classifier="default") -> list[dict]:
-    """Typed item rows for a file: the pipeline's segmenter when present, else the light one here.
+class NotATextFile(ValueError):
+    """A path that is no readable text file (a folder, a missing file, binary content): a user's input error."""
 
-    ``classifier`` is a registry name or an already-built classifier (reuse one across many files).
+
+_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f]")
+
+
+def read_text_file(path: str | Path) -> str:
+    """The text of a file given to an operator; undecodable bytes become U+FFFD. Raises NotATextFile for a
+    folder, a missing file, or binary content (a NUL byte, or more than 10 % undecodable bytes or control
+    characters), whose items would be garbage printed as if they were rules."""
+    p = Path(path)
+    if p.is_dir():
+        raise NotATextFile(f"{path} is a folder; give a file")
+    if not p.is_file():
+        raise NotATextFile(f"no such file: {path}")
+    data = p.read_bytes()
+    if b"\x00" in data:
+        raise NotATextFile(f"{path} is not a text file")
+    text = data.decode("utf-8", errors="replace")
+    bad = text.count("\ufffd") - data.decode("utf-8", errors="ignore").count("\ufffd") + len(_CONTROL.findall(text))
+    if text and bad > 0.1 * len(text):
+        raise NotATextFile(f"{path} is not a text file")
+    return text
+
+
+def rows_from_file(path: str | Path, classifier="default") -> list[dict]:
+    """Typed item rows for a file (see ``rows_from_text``); NotATextFile when it is none."""
+    return rows_from_text(read_text_file(path), path, classifier)
+
+
+def rows_from_text(text: str, path: str | Path, classifier="default") -> list[dict]:
+    """Typed item rows for a file's text: the pipeline's segmenter when present, else the light one here.
+
+    ``path`` says how to read the text (Markdown, rule file, YAML) and keys the item ids. ``classifier`` is a
+    registry name or an already-built classifier (reuse one across many files).
     """
     from aac.classifiers import get_classifier
 
     clf = get_classifier(classifier) if isinstance(classifier, str) else classifier
     try:
-        from aac.processing.items import items_from_file  # the pipeline's segmenter (scope, authority, topics)
+        from aac.processing.items import itemize, local_artifact_id  # the pipeline's segmenter (scope, topics)
     except ImportError:
-        return _light_rows(path, clf)
+        return classify_rows(segment_text(text), clf)
     warnings: dict[str, tuple[str, ...]] = {}
-    rows = items_from_file(str(path), classifier=clf, warnings=warnings)
+    p = Path(path)
+    rows = itemize(local_artifact_id(p), p.as_posix(), text, clf, warnings=warnings)
     if any("segmentation_failed" in w for w in warnings.values()):
         # a segmenter bug must not leave the file without items: the operators would then report a safe, empty
         # result having dropped every constraint in it
-        return _light_rows(path, clf)
+        return classify_rows(segment_text(text), clf)
     return rows
-
-
-def _light_rows(path: str | Path, classifier) -> list[dict]:
-    text = Path(path).read_text(encoding="utf-8", errors="replace")
-    return classify_rows(segment_text(text), classifier)

@@ -14,6 +14,7 @@ from typing import Callable, Iterable, Mapping, Sequence
 from aac.core.labels import parse_type
 from aac.core.scope import ROOT_TOPIC  # the topic of the items above every heading
 from aac.core.tokens import count_tokens
+from aac.operators.context import context_of
 
 TYPES: tuple[str, ...] = ("C", "P", "B", "F", "E")
 AUTHORITY_WEIGHTS: dict[str, float] = {"sys": 1.5, "dev": 1.25, "user": 1.0, "tool": 0.75, "retrieved": 0.6}
@@ -36,7 +37,8 @@ class Item:
     order: int = 0  # source order
     abstained: bool = False
     kind: str = "paragraph"
-    section: tuple[str, ...] = ()
+    section: tuple[str, ...] = ()  # heading texts above the item, outermost first
+    lead_in: str = ""  # the line introducing the item's list ("**Don't:**", "Never:"), when there is one
 
     def __post_init__(self) -> None:
         if not isinstance(self.text, str):
@@ -65,6 +67,12 @@ class Item:
     def risk(self) -> float:
         """Constraint risk: how costly it would be to lose this item (p(C) scaled by source authority)."""
         return self.p("C") * self.authority_weight
+
+    @property
+    def governing_context(self) -> tuple[str, ...]:
+        """The lines that give this item its prohibitive force and must be printed with it: the innermost
+        prohibitive heading (as "Title:") and/or the lead-in; () when none does. See ``aac.operators.context``."""
+        return context_of(self)
 
     def with_text(self, text: str) -> "Item":
         return replace(self, text=text, tokens=count_tokens(text))
@@ -284,7 +292,8 @@ def item_from_row(row: Mapping, n: int = 0) -> Item:
     if not isinstance(row.get("text"), str):
         raise ValueError(f"item {item_id!r}: expected a string 'text', got {type(row.get('text')).__name__}")
     proba = row.get("type_proba")
-    section = row.get("section_path") or ()
+    section = row.get("section_path")
+    section = () if section is None else section  # a NumPy array (from Arrow) has no truth value
     if isinstance(section, str):
         section = tuple(s for s in section.split(" > ") if s)
     return Item(
@@ -300,4 +309,5 @@ def item_from_row(row: Mapping, n: int = 0) -> Item:
         abstained=bool(row.get("abstained") or False),
         kind=str(row.get("kind") or "paragraph"),
         section=tuple(str(s) for s in section),
+        lead_in=str(row.get("lead_in") or ""),  # rows written before the column existed have none
     )

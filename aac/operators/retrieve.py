@@ -14,6 +14,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from aac.operators.compact import hard_lane_of
+from aac.operators.context import render_items
 from aac.operators.model import GLOBAL, ROOT_TOPIC, Item, TopicTree, scope_covers
 
 
@@ -110,6 +111,12 @@ class Retrieved:
     pinned: list[str]  # ids of the in-scope constraints placed first
     topics: list[str]  # the query topics used for pinning (given or inferred)
     in_scope: int  # how many constraints were in scope (pinned may be fewer when k is smaller)
+
+    @property
+    def text(self) -> str:
+        """The hits in rank order as one context text, each under the heading or lead-in that governs it (an
+        item's own text may read as the opposite of the rule: see aac.operators.context)."""
+        return render_items(self.items)
 
 
 class TypeRetriever:

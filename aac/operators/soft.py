@@ -1,7 +1,8 @@
 """Extractive, deterministic compression for the soft lane (beliefs, preferences) — no LLM.
 
 Each item gets a ladder of shorter renderings: full text, first sentence, first clause, first clause cut to a
-few words. Near-duplicates are merged into their first occurrence. Episodic items collapse to one placeholder
+few words. A sentence with prohibitive force (the classifier's cue lexicon fires on it) is never cut: every
+shorter rendering keeps it whole ("Use the DI container. Never inject ApplicationDbContext." keeps both). Near-duplicates are merged into their first occurrence. Episodic items collapse to one placeholder
 line per run.
 """
 
@@ -14,6 +15,7 @@ from typing import Callable, Iterable
 
 import regex as re
 
+from aac.classifiers.cues import prohibits
 from aac.operators.verify import words
 from aac.core.tokens import count_tokens, default_tokenizer
 
@@ -41,15 +43,26 @@ def ladder(text: str, kind: str = "paragraph") -> list[str]:
         return code_ladder(text)
     text = text.strip()
     out = [text]
-    first = _SENT.split(text, maxsplit=1)[0].strip()
-    if first and len(first) < len(out[-1]):
-        out.append(first)
-    clause = _CLAUSE.split(out[-1], maxsplit=1)[0].strip().rstrip(",")
-    if clause and len(clause) < len(out[-1]) and len(words(clause)) >= 2:
-        out.append(clause)
-    toks = out[-1].split()
+    sentences = [x.strip() for x in _SENT.split(text) if x and x.strip()]
+    if not sentences:
+        return out
+    first, kept = sentences[0], [x for x in sentences[1:] if prohibits(x)]  # prohibitions are kept whole
+
+    def step(head: str) -> None:
+        joint = " " if head.endswith((".", "!", "?", "…", ":", ";", "。", "！", "？")) else " … "
+        candidate = joint.join([head, " ".join(kept)]) if kept else head
+        if head and len(candidate) < len(out[-1]):
+            out.append(candidate)
+
+    step(first)
+    if prohibits(first):  # a prohibition is not cut into its first clause or words
+        return out
+    clause = _CLAUSE.split(first, maxsplit=1)[0].strip().rstrip(",")
+    if len(words(clause)) >= 2:
+        step(clause)
+    toks = (clause if len(words(clause)) >= 2 else first).split()
     if len(toks) > CLIP_WORDS:
-        out.append(" ".join(toks[:CLIP_WORDS]) + " …")
+        step(" ".join(toks[:CLIP_WORDS]) + " …")
     return out
 
 

@@ -2,8 +2,10 @@
 
 A constraint's *guard* is its negation/modal marker plus the object phrase it governs ("never" + "commit
 secrets repo"). The verifier checks two things per hard-lane constraint: its whitespace-normalised text is
-in the output verbatim, and its guard's key tokens survive together. Missing ones are handed back so the
-operator can restore the original or declare the result Unsafe.
+in the output verbatim, and its guard's key tokens survive together; and a constraint whose force comes from a
+heading or lead-in ("## Forbidden actions", "**Don't:**") is printed under that governing context (see
+``aac.operators.context``). Failing ones are handed back so the operator can restore the original or declare
+the result Unsafe.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from typing import Iterable, Sequence
 
 import regex as re
 
+from aac.operators.context import governed_presence
 from aac.operators.model import Item
 
 _WORD = re.compile(r"[\p{L}\p{N}_]+(?:'[\p{L}]+)?")
@@ -126,15 +129,18 @@ class Check:
     item: Item
     verbatim: bool
     guard_ok: bool
+    governed: bool = True  # printed under its governing context (True when none governs it)
 
     @property
     def ok(self) -> bool:
-        return self.verbatim and self.guard_ok
+        return self.verbatim and self.guard_ok and self.governed
 
 
 def verify(output: str, hard_lane: Sequence[Item], types: Iterable[str] = ("C",)) -> list[Check]:
     """One check per hard-lane item of the given types (constraints by default)."""
     idx = OutputIndex(output)
     wanted = set(types)
-    return [Check(it, idx.has_verbatim(it.text), idx.has_guard(extract_guard(it.text)))
-            for it in hard_lane if it.type in wanted or "*" in wanted]
+    checked = [it for it in hard_lane if it.type in wanted or "*" in wanted or it.governing_context]
+    governed = governed_presence(output, checked)
+    return [Check(it, idx.has_verbatim(it.text), idx.has_guard(extract_guard(it.text)), governed[it.id])
+            for it in checked]

@@ -78,6 +78,7 @@ def _row(artifact: str, s: Segment, scope: tuple[str, ...], authority: str, p, c
         "scope": list(scope),
         "authority": authority,
         "n_tokens": s.n_tokens,
+        "lead_in": s.lead_in or None,  # the line introducing the item's list: part of what it says
     }
 
 

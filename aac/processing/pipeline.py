@@ -91,7 +91,7 @@ def _segmentation_code() -> str:
 
 
 # Rows the crawler itself wrote as dropped (their reason comes from the collector); processed rows never carry these.
-CRAWL_DROP_REASONS = ("content_unavailable", "not_an_agent_file")
+CRAWL_DROP_REASONS = ("content_unavailable", "not_an_agent_file", "symlink")
 _TS = pa.timestamp("us", tz="UTC")
 
 
@@ -212,16 +212,44 @@ def _crawler_rows(b: pa.RecordBatch) -> pa.Array:
     return pc.fill_null(pc.or_(fresh, crawl_dropped), False)
 
 
+def _as_baseline(b: pa.RecordBatch) -> pa.RecordBatch:
+    """Processed rows taken as raw input: a kept or private file with its content is ``collected`` again (pass 1
+    judges its content anew); a dropped, removed or content-less private row keeps its status and reason
+    (:func:`process_row` passes such rows through)."""
+    status = b.column("status")
+    again = pc.fill_null(pc.and_(pc.is_in(status, pa.array(["kept", "private"])), pc.is_valid(b.column("content"))),
+                         False)
+    return b.set_column(b.schema.get_field_index("status"), "status",
+                        pc.if_else(again, pa.scalar("collected"), status))
+
+
 def stage_raw(corpus: Corpus, batch_size: int = 8192) -> int:
-    """Merge the crawler's new rows in ``artifacts`` into ``raw_artifacts`` (new rows win). Returns rows staged."""
+    """Merge the crawler's new rows in ``artifacts`` into ``raw_artifacts`` (new rows win). Returns rows staged.
+
+    Rows of ``artifacts`` that no processing run made from ``raw_artifacts`` - a corpus installed by ``aac pull``
+    (a release carries no raw rows), or one whose ``raw_artifacts`` was deleted before it was shared - are
+    staged too, as the baseline (:func:`_as_baseline`): otherwise the run would rebuild ``artifacts`` from the
+    raw rows alone and lose every one of them, and a refresh of a pulled release would keep only what it
+    crawled anew."""
     if not corpus.exists("artifacts"):
         return 0
+    raw_ids = set()
+    for b in corpus.iter_batches("raw_artifacts", columns=["artifact_id"], batch_size=batch_size):
+        raw_ids.update(b.column("artifact_id").to_pylist())
     new_ids: set[str] = set()
+    baseline: set[str] = set()
     for b in corpus.iter_batches("artifacts", columns=["artifact_id", "status", "drop_reason"], batch_size=batch_size):
-        new_ids.update(pc.filter(b.column("artifact_id"), _crawler_rows(b)).to_pylist())
-    if not new_ids:
+        crawler = _crawler_rows(b)
+        new_ids.update(pc.filter(b.column("artifact_id"), crawler).to_pylist())
+        baseline.update(a for a in pc.filter(b.column("artifact_id"), pc.invert(crawler)).to_pylist()
+                        if a not in raw_ids)
+    baseline -= new_ids
+    if not new_ids and not baseline:
         return 0
-    id_set = pa.array(sorted(new_ids))
+    if baseline:
+        log.info("%d processed artifacts have no raw row (a pulled release?): staged as the baseline", len(baseline))
+    id_set = pa.array(sorted(new_ids | baseline))
+    adopt = pa.array(sorted(baseline))
 
     def merged() -> Iterator[pa.RecordBatch]:
         for b in corpus.iter_batches("raw_artifacts", batch_size=batch_size):
@@ -229,9 +257,11 @@ def stage_raw(corpus: Corpus, batch_size: int = 8192) -> int:
             yield b.filter(keep)
         for b in corpus.iter_batches("artifacts", batch_size=batch_size):
             yield b.filter(_crawler_rows(b))
+            if baseline:
+                yield _as_baseline(b.filter(pc.is_in(b.column("artifact_id"), adopt)))
 
     corpus.replace("raw_artifacts", merged())
-    return len(new_ids)
+    return len(new_ids) + len(baseline)
 
 
 # ---- step 2: per-artifact work (pure) ---------------------------------------------------------------------
@@ -261,7 +291,9 @@ def process_row(row: dict, repo: dict | None, cfg: ProcessConfig) -> dict:
     """One raw artifact -> its processed row (without dedupe decisions). Never raises on bad content."""
     repo = repo or {}
     out = _base_row(row, repo)
-    if row.get("status") in ("removed", "dropped"):  # gone upstream, or dropped by the crawler with its reason
+    if row.get("status") in ("removed", "dropped") or (row.get("status") == "private" and row.get("content") is None):
+        # gone upstream, dropped by the crawler with its reason, or a processed row staged as a baseline whose
+        # content is gone (stage_raw): nothing to judge again
         out.update(status=row["status"], drop_reason=row.get("drop_reason"), content=None)
         return out
     platform = row.get("platform") or platform_of(row["path"])
@@ -545,7 +577,7 @@ def write_items(corpus: Corpus, cfg: ProcessConfig, before: dict[str, tuple[str,
         if sort["retype"]:
             yield from retyped()
 
-    n = corpus.replace("items", fresh_then_stored())
+    n = corpus.replace("items", fresh_then_stored(), allow_empty=True)  # no kept artifacts: no items
     if report is not None:
         report.items_reused, report.items_retyped = len(sort["reuse"]), len(sort["retype"])
         report.items_itemised, report.item_rows_retyped = len(sort["made"]), retyped_rows[0]
@@ -586,7 +618,15 @@ def processing_outdated(corpus: Corpus, cfg: ProcessConfig = ProcessConfig()) ->
 
 def run(corpus: Corpus, cfg: ProcessConfig = ProcessConfig(),
         on_step: Callable[[StepStat], None] | None = None) -> ProcessReport:
-    """The whole processing pass; atomic per table and idempotent (a re-run yields identical tables)."""
+    """The whole processing pass; atomic per table and idempotent (a re-run yields identical tables). Holds the
+    corpus lock (:mod:`aac.core.corpus_lock`): a second run on the same corpus waits, then refuses."""
+    from aac.core.corpus_lock import corpus_lock
+
+    with corpus_lock(corpus.root, "aac process"):
+        return _run(corpus, cfg, on_step)
+
+
+def _run(corpus: Corpus, cfg: ProcessConfig, on_step: Callable[[StepStat], None] | None) -> ProcessReport:
     report = ProcessReport()
 
     def step(name: str, fn: Callable[[], int]):

@@ -217,7 +217,7 @@ def _drop_logged(corpus: Corpus, version: int, ids: set[str]) -> None:
     """Delete ``version``'s changelog rows of ``ids``."""
     log_all = corpus.read("changelog")
     gone = pc.and_(pc.equal(log_all.column("version"), version), _isin(log_all, "artifact_id", ids))
-    corpus.replace("changelog", log_all.filter(pc.invert(gone)))
+    corpus.replace("changelog", log_all.filter(pc.invert(gone)), allow_empty=True)
 
 
 def _changelog(plan: RefreshPlan, version: int, rows: dict[str, dict], now: dt.datetime) -> pa.Table:
@@ -239,7 +239,7 @@ def _delete_artifacts(corpus: Corpus, ids: set[str]) -> None:
             rows = corpus.read(table)
             gone = _isin(rows, "artifact_id", ids)
             if pc.any(gone).as_py():
-                corpus.replace(table, rows.filter(pc.invert(gone)))
+                corpus.replace(table, rows.filter(pc.invert(gone)), allow_empty=True)
 
 
 def _tally(changelog: pa.Table) -> tuple[dict[str, int], dict[str, dict[str, int]]]:
@@ -317,7 +317,7 @@ def apply_refresh(corpus: Corpus, crawled: pa.Table, process: Processor | None =
 
             kept = pa.concat_tables([kept, conform(new_items, ITEMS)])
         if kept.num_rows != items.num_rows or new_items is not None:
-            corpus.replace("items", kept)
+            corpus.replace("items", kept, allow_empty=True)  # every item's file changed or went
 
     if never_there:
         _delete_artifacts(corpus, never_there)
@@ -373,6 +373,14 @@ def merge_incoming(corpus: Corpus, incoming: Corpus, process: Processor | None =
     frontier replaces the corpus' (the seed of the next refresh) and its request validators join the corpus'."""
     if not incoming.exists("artifacts"):
         raise FileNotFoundError(f"no artifacts table under {incoming.root}: crawl into it first")
+    from aac.core.corpus_lock import corpus_lock
+
+    with corpus_lock(corpus.root, "aac refresh (merge)"):  # re-entrant: `aac refresh` holds it already
+        return _merge_incoming(corpus, incoming, process, now, source, platforms)
+
+
+def _merge_incoming(corpus: Corpus, incoming: Corpus, process: Processor | None, now: dt.datetime | None,
+                    source: str, platforms: Iterable[str] | None) -> VersionReport:
     from aac.collectors.collect import covered_platforms
 
     if incoming.exists("repos"):

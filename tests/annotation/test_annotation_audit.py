@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from typer.testing import CliRunner
 
 from aac.annotation.formats import gold_jsonl_rows, import_gold_jsonl
-from aac.annotation.labelstudio import import_export
+from aac.annotation.labelstudio import import_export, read_users
 from aac.annotation.sample import allocate, allocate_even
 from aac.annotation.store import adjudicate, annotator_pairs, save
 from aac.core.gold_view import gold_rows
@@ -101,7 +102,7 @@ def test_label_studio_keeps_an_annotators_latest_annotation_of_a_task_and_says_s
     assert got == {("i", "a@x"): ("C", False, ["Only heading"]), ("i", "b@x"): ("F", True, ["Only heading"])}
     assert "1 earlier annotations of a task by the same annotator replaced by the latest" in problems
     assert "1 tasks have no annotations" in problems
-    assert any("annotation by 3 has no valid type" in p for p in problems)
+    assert any("annotation by label-studio:3 has no valid type" in p for p in problems)
 
 
 def test_label_studio_json_min_export_is_read(tmp_path):
@@ -111,10 +112,11 @@ def test_label_studio_json_min_export_is_read(tmp_path):
          "updated_at": "2026-01-01"},
         {"id": 1, "item_id": "i", "text": "t", "type": "Procedural", "annotator": 5},
     ]), encoding="utf-8")
-    rows, problems = import_export(export)
-    assert problems == []
-    assert {(r["annotator"], r["label"], r["meta"], r["text"]) for r in rows} == {("4", "C", True, "t"),
-                                                                                   ("5", "P", False, "t")}
+    rows, problems = import_export(export, users={"4": "a@x"})
+    assert problems == ["annotators known only by Label Studio user id (5): recorded as label-studio:<id>; pass "
+                        "--users with the server's GET /api/users answer to record their names"]
+    assert {(r["annotator"], r["label"], r["meta"], r["text"]) for r in rows} == {("a@x", "C", True, "t"),
+                                                                                   ("label-studio:5", "P", False, "t")}
 
 
 def test_allocation_gives_exactly_what_is_asked_when_enough_exists():
@@ -165,4 +167,41 @@ def test_a_json_min_export_with_a_record_without_type_reads_the_others(tmp_path)
     export.write_text(json.dumps([{"id": 1, "item_id": "i", "text": "t", "type": "C", "annotator": 4},
                                   {"id": 2, "item_id": "j", "text": "u", "annotator": 4}]), encoding="utf-8")
     rows, problems = import_export(export)
-    assert [(r["item_id"], r["label"]) for r in rows] == [("i", "C")] and problems == ["j: annotation by 4 has no valid type"]
+    assert [(r["item_id"], r["label"]) for r in rows] == [("i", "C")] and problems[0] == "j: annotation by label-studio:4 has no valid type"
+
+
+def test_label_studio_user_list_names_annotators_of_a_plain_export(tmp_path):
+    users = tmp_path / "users.json"  # the shape of Label Studio's GET /api/users answer
+    users.write_text(json.dumps([{"id": 1, "email": "a@x", "username": ""}, {"id": 2, "email": "", "username": "b"},
+                                 {"id": 3, "email": None}]), encoding="utf-8")
+    assert read_users(users) == {"1": "a@x", "2": "b"}
+    (tmp_path / "bad.json").write_text('"x"', encoding="utf-8")
+    with pytest.raises(ValueError, match="user list"):
+        read_users(tmp_path / "bad.json")
+
+
+def test_an_export_without_the_file_takes_it_from_the_corpus_and_exports_labels_only(tmp_path):
+    import pyarrow as pa
+
+    from aac.annotation.formats import labels_only_rows
+    from aac.annotation.store import fill_text
+    from aac.core.ids import annotated_item_id
+    from aac.core.schema import ARTIFACTS, ITEMS
+    from aac.core.store import Corpus
+
+    corpus = Corpus(tmp_path / "c")
+    corpus.write_part("artifacts", "p", pa.Table.from_pydict(
+        {f.name: [{"artifact_id": "a", "repo": "o/r", "path": "AGENTS.md", "platform": "universal"}.get(f.name)]
+         for f in ARTIFACTS}, schema=ARTIFACTS))
+    corpus.write_part("items", "p", pa.Table.from_pydict(
+        {f.name: [{"item_id": "i", "artifact_id": "a", "text": "Never push to main.", "kind": "bullet"}.get(f.name)]
+         for f in ITEMS}, schema=ITEMS))
+    save(corpus, [_row("i", "A", "C", text="Never push to main.")])  # stored before tasks carried the file
+    rows = [{"item_id": "i", "annotator": "B", "label": "C", "round": 1, "text": "Never push to main.", "path": None}]
+    assert fill_text(corpus, rows) == [] and (rows[0]["path"], rows[0]["platform"]) == ("AGENTS.md", "universal")
+    save(corpus, rows)
+    (g,) = gold_rows(corpus)
+    assert labels_only_rows([g]) == [{"id": annotated_item_id("Never push to main."), "repo": "o/r",
+                                      "path": "AGENTS.md", "label": "C", "annotator": "A", "provenance": "agreed",
+                                      "votes": ["C", "C"], "annotators": ["A", "B"]}]
+    assert labels_only_rows([{**g, "path": None}]) == []  # nothing to join it back by

@@ -48,7 +48,7 @@ def test_label_studio_import_reports_cancelled_and_empty_annotations(tmp_path):
         {"completed_by": 7, "was_cancelled": True, "result": []},
         {"completed_by": 8, "result": []}]}]))
     rows, problems = import_export(export)
-    assert rows == [] and len(problems) == 2 and "cancelled" in problems[0]
+    assert rows == [] and len(problems) == 3 and "cancelled" in problems[0] and "user id (7, 8)" in problems[2]
 
 
 def test_agreed_and_adjudicated_labels_form_the_gold_view(corpus):

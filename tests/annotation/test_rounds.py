@@ -114,7 +114,8 @@ def test_cli_queue_writes_blind_tie_break_tasks_whose_labels_settle_by_majority(
     tasks = json.loads((tmp_path / "tb" / "tasks.json").read_text())
     assert [t["data"]["item_id"] for t in tasks] == ["i1"]  # i2 is agreed
     assert tasks[0]["data"]["text"] == "Never force-push main." and tasks[0]["data"]["repo"] == "o/r"
-    assert set(tasks[0]["data"]) == {"item_id", "text", "section", "section_path", "kind", "repo"}  # blind: no labels
+    assert set(tasks[0]["data"]) == {"item_id", "text", "section", "section_path", "kind", "repo", "path",
+                                      "platform"}  # blind: no labels
     export = tmp_path / "export.json"
     export.write_text(json.dumps([{"id": 1, "data": tasks[0]["data"], "annotations": [
         {"completed_by": {"email": "tie"}, "result": [{"from_name": "type", "to_name": "text", "type": "choices",

@@ -61,3 +61,45 @@ def test_boundary_sample_takes_items_nearest_the_threshold_capped_per_repo_and_s
          + [{"item_id": "a0-5", "annotator": "x", "label": "F", "round": 1}])
     got = boundary_items(corpus, n_items=5, threshold=0.36, per_repo=3)
     assert [g["item_id"] for g in got] == ["a0-5", "a0-1", "a0-2", "a1-0"]
+
+
+def test_sample_leaves_out_holdout_repos_and_labelled_items_and_leans_to_preferred_ones(corpus, tmp_path):
+    import hashlib
+    import json
+
+    from typer.testing import CliRunner
+
+    from aac.cli import app
+
+    arts = [{"artifact_id": f"a{i}", "repo": f"o/r{i}", "path": "AGENTS.md", "platform": "universal"} for i in range(3)]
+    items = []
+    for i in range(3):
+        for j in range(30):
+            heading = ["Forbidden"] if j < 3 else ["Setup"]
+            text = f"Não faça isso {j}" if j in (3, 4) else f"line {j}"
+            items.append({"item_id": f"a{i}-{j}", "artifact_id": f"a{i}", "ordinal": j, "text": text,
+                          "section_path": heading})
+    items.append({"item_id": "a0-30", "artifact_id": "a0", "ordinal": 30, "text": "Never:", "section_path": ["Git"]})
+    items.append({"item_id": "a0-31", "artifact_id": "a0", "ordinal": 31, "text": "force-push", "section_path": ["Git"]})
+    corpus.write_part("artifacts", "p", _table(ARTIFACTS, arts))
+    corpus.write_part("items", "p", _table(ITEMS, items))
+    holdout = tmp_path / "holdout.sha256"
+    holdout.write_text(hashlib.sha256(b"o/r2").hexdigest() + "\n")  # digests are of the lower-case name
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text(json.dumps({"id": "g", "repo": "o/r1", "text": "line 5", "label": "B"}) + "\n")
+    out = tmp_path / "round"
+    res = CliRunner().invoke(app, ["annotate", "sample", "--corpus", str(corpus.root), "--repos", "3", "--items", "12",
+                                   "--exclude", str(gold), "--holdout", str(holdout), "--prefer", "non-english",
+                                   "--prefer", "governed", "--prefer-share", "0.75", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    assert "30 items (holdout repository), 1 items (already labelled)" in " ".join(res.output.split())
+    rows = [json.loads(line) for line in (out / "sample.jsonl").read_text().splitlines()]
+    assert len(rows) == 12 and {r["repo"] for r in rows} == {"o/r0", "o/r1"}
+    assert not any(r["repo"] == "o/r1" and r["text"] == "line 5" for r in rows)
+    preferred = [r for r in rows if r["section_path"] == ["Forbidden"] or r["text"].startswith("Não")
+                 or r.get("lead_in") == "Never:"]
+    assert len(preferred) == 9  # 75% of 12; o/r0 has 6 such items (one under the "Never:" lead-in), o/r1 has 5
+    task = json.loads((out / "tasks.json").read_text())[0]["data"]
+    assert (task["path"], task["platform"]) == ("AGENTS.md", "universal")
+    bad = CliRunner().invoke(app, ["annotate", "sample", "--corpus", str(corpus.root), "--prefer", "short"])
+    assert bad.exit_code == 2 and "--prefer takes" in bad.output

@@ -56,14 +56,16 @@ def test_an_unreadable_file_is_kept_with_its_reason_and_the_rest_is_collected(tm
     for name in ("r1", "r2"):
         (root / name).mkdir(parents=True)
         (root / name / "CLAUDE.md").write_text("# Rules\n- run tests\n")
-    real = Path.read_bytes
+    from aac.collectors import local
 
-    def read_bytes(self):
-        if self.parent.name == "r1" and self.name == "CLAUDE.md":
+    real = local.read_inside
+
+    def read_inside(path: Path) -> bytes:
+        if path.parent.name == "r1" and path.name == "CLAUDE.md":
             raise OSError(5, "Input/output error")
-        return real(self)
+        return real(path)
 
-    monkeypatch.setattr(Path, "read_bytes", read_bytes)
+    monkeypatch.setattr(local, "read_inside", read_inside)
     assert collect_local(corpus, root) == 2
     rows = {r["repo"].split("/")[-1]: r for r in corpus.read("artifacts").to_pylist()}
     assert (rows["r1"]["status"], rows["r1"]["drop_reason"], rows["r1"]["content"]) == \
@@ -83,3 +85,47 @@ def test_utf16_and_bom_files_reach_processing_decoded_with_the_fix_recorded(tmp_
     utf16, bom = normalize(rows["AGENTS.md"]["content"]), normalize(rows["CLAUDE.md"]["content"])
     assert utf16.kept and utf16.text.startswith("# Regeln")
     assert bom.kept and bom.text == "# Rules\n- run tests\n" and {"bom", "newlines"} <= set(bom.fixes)
+
+
+def test_symlinked_agent_files_are_dropped_as_symlink_and_never_read(tmp_path, corpus):
+    """Issue 27 item 5: `AGENTS.md -> /etc/passwd` became a kept row; links inside the tree are dropped too."""
+    from aac.processing.pipeline import run
+
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    secret = outside / "passwd"
+    secret.write_text("root:x:0:0:OUTSIDE-THE-CHECKOUT:/root:/bin/bash\n", encoding="utf-8")
+    (outside / "rules").mkdir()
+    (outside / "rules" / "x.mdc").write_text("OUTSIDE-THE-CHECKOUT rule\n", encoding="utf-8")
+    root = tmp_path / "src"
+    repo = _checkout(root, "app", {"CLAUDE.md": "# Rules\n- run tests before pushing\n", "LICENSE": MIT})
+    (repo / "AGENTS.md").symlink_to(secret)  # out of the checkout
+    (repo / "GEMINI.md").symlink_to(repo / "CLAUDE.md")  # inside the tree
+    (repo / ".cursor").mkdir()
+    (repo / ".cursor" / "rules").symlink_to(outside / "rules", target_is_directory=True)  # a linked folder
+    (root / "elsewhere").symlink_to(outside, target_is_directory=True)  # a linked "checkout"
+    assert collect_local(corpus, root) == 3
+    rows = {r["path"]: r for r in corpus.read("artifacts").to_pylist()}
+    assert set(rows) == {"CLAUDE.md", "AGENTS.md", "GEMINI.md"}
+    for link in ("AGENTS.md", "GEMINI.md"):
+        assert (rows[link]["status"], rows[link]["drop_reason"], rows[link]["content"]) == ("dropped", "symlink", None)
+    run(corpus)
+    arts = {r["path"]: r for r in corpus.read("artifacts").to_pylist()}
+    assert arts["AGENTS.md"]["drop_reason"] == "symlink" and arts["CLAUDE.md"]["status"] == "kept"
+    everything = " ".join(str(v) for t in ("artifacts", "raw_artifacts", "items") for r in corpus.read(t).to_pylist()
+                          for v in r.values())
+    assert "OUTSIDE-THE-CHECKOUT" not in everything
+
+
+def test_a_license_linked_out_of_the_checkout_is_not_read(tmp_path, corpus):
+    outside = tmp_path / "LICENSE-elsewhere"
+    outside.write_text(MIT, encoding="utf-8")
+    root = tmp_path / "src"
+    repo = _checkout(root, "app", {"CLAUDE.md": "- run tests\n", "docs/LICENSE.txt": MIT})
+    (repo / "LICENSE").symlink_to(outside)
+    collect_local(corpus, root)
+    assert corpus.read("repos").column("license_spdx").to_pylist() == [None]
+    (repo / "LICENSE").unlink()
+    (repo / "LICENSE").symlink_to(repo / "docs" / "LICENSE.txt")  # a link inside the checkout is fine
+    collect_local(corpus, root)
+    assert corpus.read("repos").column("license_spdx").to_pylist() == ["MIT"]

@@ -157,3 +157,74 @@ def test_check_writable_names_the_corpus_before_any_work(tmp_path, monkeypatch):
     monkeypatch.setattr(tempfile, "NamedTemporaryFile", refuse)
     with pytest.raises(OSError, match=r"corpus .* cannot be written \(Read-only file system\): nothing was done"):
         c.check_writable()
+
+
+def _flip_middle(path: Path) -> None:
+    """Damage a data page (footer intact): the reader fails mid-scan with a message that names no file."""
+    data = bytearray(path.read_bytes())
+    for i in range(len(data) // 3, len(data) // 3 + 2000):
+        data[i] ^= 0x5A
+    path.write_bytes(bytes(data))
+
+
+def test_a_damaged_part_error_names_the_file_and_the_rerun_that_rewrites_it(tmp_path):
+    """Issue 27 item 13: `OSError: Received invalid number of bytes (corrupt data page?)` named no file."""
+    from aac.processing.pipeline import artifacts_from_records
+    from aac.core.store import DamagedPart
+
+    c = Corpus(tmp_path / "c")
+    rows, _ = artifacts_from_records({"repo": f"o/r{i}", "path": "CLAUDE.md", "content": f"- rule {i}\n" * 40}
+                                     for i in range(3000))
+    c.replace("raw_artifacts", rows)
+    part = c.part_files("raw_artifacts")[0]
+    _flip_middle(part)
+    for read in (lambda: c.read("raw_artifacts"), lambda: list(c.iter_batches("raw_artifacts"))):
+        with pytest.raises(DamagedPart) as err:
+            read()
+        msg = str(err.value)
+        assert str(part) in msg and "raw_artifacts" in msg and "`aac process` again: the rerun rewrites" in msg
+    part.write_bytes(part.read_bytes()[:100])  # a torn file: its footer is gone
+    with pytest.raises(DamagedPart, match="part-00000.parquet"):
+        c.count("raw_artifacts")
+
+
+def test_replace_never_empties_a_table_that_holds_rows_unless_told(corpus):
+    """Issue 27 item 4, the class of bug: a derived table rebuilt from an empty source wiped the corpus."""
+    from aac.core.store import EmptyRewrite
+
+    corpus.replace("repos", pa.table({"full_name": ["a/b", "c/d"]}))
+    with pytest.raises(EmptyRewrite, match="repos .*2 rows"):
+        corpus.replace("repos", iter([]))
+    with pytest.raises(EmptyRewrite):
+        corpus.replace("repos", pa.table({"full_name": pa.array([], pa.string())}))
+    assert corpus.count("repos") == 2 and not list(corpus.tables_dir.glob("repos.tmp-*"))
+    assert corpus.replace("repos", iter([]), allow_empty=True) == 0
+    assert corpus.count("repos") == 0
+    assert corpus.replace("repos", iter([])) == 0  # empty over empty is no loss
+
+
+def test_stale_temps_of_dead_writers_are_removed_and_live_ones_kept(corpus):
+    import subprocess
+    import sys
+
+    corpus.replace("repos", pa.table({"full_name": ["a/b"]}))
+    dead = int(subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
+                              text=True).stdout)
+    live = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        t = corpus.tables_dir
+        doomed = [t / f"items.tmp-{dead}-0a", t / "items.tmp-0123abcd", t / f"repos.old-{dead}-1b", t / "items.pull-tmp"]
+        for d in doomed:
+            d.mkdir()
+        partial = corpus.table_dir("repos") / f".tmp-{dead}-2c.partial"
+        partial.write_bytes(b"half a part")
+        kept = [t / f"items.tmp-{live.pid}-3d", corpus.table_dir("repos") / f".tmp-{live.pid}-4e.partial"]
+        kept[0].mkdir()
+        kept[1].write_bytes(b"being written")
+        assert corpus.remove_stale_temps(held=False) == 3  # without the lock: only the dead pids' own
+        assert corpus.remove_stale_temps(held=True) == 2  # with it: the pid-less names too
+        assert not any(p.exists() for p in doomed + [partial]) and all(p.exists() for p in kept)
+        assert corpus.read("repos").column("full_name").to_pylist() == ["a/b"]
+    finally:
+        live.kill()
+        live.wait()

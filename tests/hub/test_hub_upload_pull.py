@@ -6,7 +6,7 @@ import pytest
 
 from aac.core.config import Secret
 from aac.hub.policy import OptOut
-from aac.hub.publish import build_hub_folder
+from aac.hub.publish import PUBLISH_MARKER, build_hub_folder
 from aac.hub.pull import install_snapshot, pull
 from aac.hub.upload import UploadError, upload_hub_folder
 from aac.core.store import Corpus
@@ -38,7 +38,7 @@ def hub_folder(tmp_path):
 def test_upload_sends_card_and_every_shard_with_the_token(online_hub, hub_folder, capfd):
     result = upload_hub_folder(hub_folder.folder, "aac-test/AAC", Secret(TOKEN), endpoint=online_hub.url)
     local = {p.relative_to(hub_folder.folder).as_posix(): p.read_bytes()
-             for p in hub_folder.folder.rglob("*") if p.is_file()}
+             for p in hub_folder.folder.rglob("*") if p.is_file() and p.name != PUBLISH_MARKER}  # AAC's, not uploaded
     remote = online_hub.repos["aac-test/AAC"].files
     assert set(remote) == set(local) == set(result.files)
     assert all(remote[k] == v for k, v in local.items())

@@ -105,3 +105,11 @@ def test_aac_refresh_graphql_batch_0_asks_repository_metadata_over_rest(first, t
     spent = {k: v - before.get(k, 0) for k, v in srv.stats.items() if k != "routes"}
     assert spent["graphql_requests"] == 0 and spent["core_requests"] > 0
     assert "unchanged=" in res.output and TOKEN not in res.output
+
+
+def test_an_unchanged_refresh_crawl_reports_no_new_files(first):
+    """Issue 27 item 13: an unchanged refresh said `400 files (400 new)`: new to its fresh folder, not to the corpus."""
+    srv, records, main, s1, _, root = first
+    assert s1.new_files == s1.files > 0 and f"({s1.files} new)" in s1.line()  # a first crawl: all new
+    s2, _ = _crawl(srv, Corpus(root / "unchanged"), previous=main)
+    assert s2.files == s1.files and s2.new_files == 0 and f"{s2.files} files (0 new)" in s2.line()

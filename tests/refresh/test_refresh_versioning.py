@@ -343,15 +343,15 @@ def test_a_second_refresh_of_a_corpus_is_refused_while_one_runs(tmp_path):
     import subprocess
     import sys
 
-    from aac.refresh import refresh_lock
+    from aac.core.corpus_lock import corpus_lock
 
-    with refresh_lock(tmp_path):
-        probe = ("import sys\nfrom aac.refresh import RefreshRunning, refresh_lock\ntry:\n"
-                 f"    with refresh_lock({str(tmp_path)!r}):\n        sys.exit(0)\n"
-                 "except RefreshRunning as exc:\n    print(exc)\n    sys.exit(3)\n")
+    with corpus_lock(tmp_path, "aac refresh"):
+        probe = ("import sys\nfrom aac.core.corpus_lock import CorpusLocked, corpus_lock\ntry:\n"
+                 f"    with corpus_lock({str(tmp_path)!r}, 'aac refresh', wait_s=0):\n        sys.exit(0)\n"
+                 "except CorpusLocked as exc:\n    print(exc)\n    sys.exit(3)\n")
         other = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
-        assert other.returncode == 3 and "another refresh of" in other.stdout and "pid" in other.stdout
-    with refresh_lock(tmp_path):  # released at the end (and by the kernel if the holder dies)
+        assert other.returncode == 3 and "in use by pid" in other.stdout and "aac refresh" in other.stdout
+    with corpus_lock(tmp_path, "aac refresh", wait_s=0):  # released at the end (and by the kernel if the holder dies)
         pass
 
 

@@ -57,6 +57,12 @@ def iter_snapshot(path: str | Path) -> Iterator[dict]:
         yield rec
 
 
+def _json_reason(exc: json.JSONDecodeError) -> str:
+    """json's message and the column: some messages already end in "at" ("Unterminated string starting at")."""
+    msg = exc.msg.rstrip()
+    return f"{msg} column {exc.colno}" if msg.endswith(" at") else f"{msg} at column {exc.colno}"
+
+
 def _located(path: Path) -> Iterator[tuple[str, dict]]:
     try:
         fh = open(path, encoding="utf-8")
@@ -70,7 +76,7 @@ def _located(path: Path) -> Iterator[tuple[str, dict]]:
             try:
                 rec = json.loads(line)
             except json.JSONDecodeError as exc:
-                raise SnapshotError(f"{where}: invalid JSON ({exc.msg} at column {exc.colno})") from None
+                raise SnapshotError(f"{where}: invalid JSON ({_json_reason(exc)})") from None
             yield where, check_record(rec, where)
 
 

@@ -52,3 +52,16 @@ def test_missing_file_is_a_snapshot_error(tmp_path):
 def test_in_memory_records_are_validated_too():
     with pytest.raises(SnapshotError, match="record 2: missing required field 'path'"):
         EmulatorServer([GOOD, {"repo": "o/r", "content": ""}])
+
+
+@pytest.mark.parametrize("bad, reason", [
+    ('{"repo": "o/r", "path": "A.md", "content": "unterminated', "Unterminated string starting at column 44"),
+    ("{not json", "Expecting property name enclosed in double quotes at column 2"),
+])
+def test_invalid_json_names_the_column_once(tmp_path, bad, reason):
+    """Issue 27 item 13: the emulator said `Unterminated string starting at at column 43`."""
+    p = tmp_path / "snap.jsonl"
+    p.write_text(bad, encoding="utf-8")  # a last line without its newline (a truncated file)
+    with pytest.raises(SnapshotError) as err:
+        load_snapshot(p)
+    assert reason in str(err.value) and "at at" not in str(err.value)

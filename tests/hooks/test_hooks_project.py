@@ -1,0 +1,102 @@
+"""Instruction files found by the platform registry, typed once and cached by content hash."""
+
+from __future__ import annotations
+
+import pytest
+
+import aac.classifiers
+from aac.hooks import project
+from aac.hooks.project import base_of, instruction_files, load_items, rules_of
+from hook_fixtures import make_project
+
+
+def test_instruction_files_root_first_and_skips(tmp_path):
+    make_project(tmp_path)
+    files = instruction_files(tmp_path)
+    assert files == ["AGENTS.md", "CLAUDE.md", ".cursor/rules/api.mdc", ".github/instructions/docs.instructions.md",
+                     "src/api/CLAUDE.md"]  # no slash command, nothing under node_modules; nested last
+
+
+@pytest.mark.parametrize("rel,base", [("CLAUDE.md", ""), ("src/api/CLAUDE.md", "src/api"),
+                                      (".cursor/rules/a.mdc", ""), ("pkg/.github/copilot-instructions.md", "pkg")])
+def test_base_of(rel, base):
+    assert base_of(rel) == base
+
+
+def test_warm_load_does_not_classify_and_a_change_is_retyped(tmp_path, monkeypatch):
+    monkeypatch.setenv("AAC_HOOKS_CACHE", str(tmp_path / "cache"))
+    root = make_project(tmp_path / "p")
+    files = instruction_files(root)
+    cold = load_items(root, files)
+    assert any(r["lane"] == "C" for r in cold["CLAUDE.md"])
+
+    def no_classifier(*a, **k):
+        raise AssertionError("a warm call must not classify")
+
+    monkeypatch.setattr(aac.classifiers, "get_classifier", no_classifier)
+    assert load_items(root, files) == cold
+    (root / "AGENTS.md").write_text("# Agents\n\n## Rules\n- Never delete the audit log.\n")
+    with pytest.raises(AssertionError, match="must not classify"):
+        load_items(root, files)  # new bytes: typed again
+    monkeypatch.undo()
+    monkeypatch.setenv("AAC_HOOKS_CACHE", str(tmp_path / "cache"))
+    rules = rules_of(load_items(root, files))
+    assert any(r.text == "Never delete the audit log." and r.file == "AGENTS.md" and r.line == 4 for r in rules)
+
+
+def test_glob_regexes_agree_with_the_operator_library():
+    import re
+
+    from aac.operators.model import glob_matches
+
+    patterns = ["src/**/*.ts", "*.py", "{*.md,docs/**}", "app/[a-c]?.js", "**/test_*.py", "./lib/**"]
+    paths = ["src/x.ts", "src/a/b/x.ts", "x.ts", "pkg/setup.py", "setup.py", "README.md", "docs/a/b.txt",
+             "app/b1.js", "app/d1.js", "tests/unit/test_a.py", "test_b.py", "lib/z/y.c", "other/lib/y.c"]
+    for pat in patterns:
+        alts = project.glob_regexes(pat)
+        for path in paths:
+            ours = any(re.fullmatch(rx, path if full else path.rsplit("/", 1)[-1]) for rx, full in alts)
+            assert ours == glob_matches(path, pat), (pat, path)
+
+
+def test_secrets_in_rules_are_redacted(tmp_path, monkeypatch):
+    monkeypatch.setenv("AAC_HOOKS_CACHE", str(tmp_path / "cache"))
+    root = tmp_path / "p"
+    root.mkdir()
+    key = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+    (root / "CLAUDE.md").write_text(f"# X\n\n## Rules\n- Never use the token {key} outside staging.\n")
+    items = load_items(root, ["CLAUDE.md"])
+    texts = [r["text"] for r in items["CLAUDE.md"]]
+    assert texts == ["Never use the token [REDACTED:github_token] outside staging."]
+    assert key not in (tmp_path / "cache").joinpath("items").rglob("*.json").__next__().read_text()
+
+
+class AbstainingClassifier:
+    """Abstains (label B, p(C) 0.3) on items saying "maybe", is sure of a belief otherwise."""
+
+    name = "test-abstain"
+    fingerprint = "test-abstain/v1"
+
+    def predict(self, items):
+        from aac.classifiers.base import Prediction
+
+        out = []
+        for it in items:
+            if "maybe" in it.text:
+                out.append(Prediction("B", (0.3, 0.05, 0.45, 0.1, 0.1), 0.45, abstained=True))
+            else:
+                out.append(Prediction("B", (0.05, 0.05, 0.8, 0.05, 0.05), 0.8))
+        return out
+
+
+def test_hard_lane_abstentions_are_injected_as_typecompact_keeps_them(tmp_path, monkeypatch):
+    from aac.classifiers import base
+
+    monkeypatch.setenv("AAC_HOOKS_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setitem(base.REGISTRY, "test-abstain", "test_hooks_project:AbstainingClassifier")
+    monkeypatch.setattr(project, "CLASSIFIER", "test-abstain")
+    root = tmp_path / "p"
+    root.mkdir()
+    (root / "AGENTS.md").write_text("# X\n\n- The deploy key maybe must stay out of CI logs.\n- The API is REST.\n")
+    rules = rules_of(load_items(root, ["AGENTS.md"]))
+    assert [r.text for r in rules] == ["The deploy key maybe must stay out of CI logs."]
