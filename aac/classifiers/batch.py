@@ -11,7 +11,7 @@ import pyarrow as pa
 from aac.classifiers.base import Classifier, ItemInput, Prediction, failed, in_hard_lane
 from aac.classifiers.context import with_lead_ins
 from aac.core.jsonsafe import finite
-from aac.core.schema import TYPES
+from aac.core.labels import TYPES
 
 BATCH = 4096
 

@@ -16,7 +16,7 @@ from aac.classifiers.base import ItemInput
 from aac.core.gold_view import gold_rows
 from aac.core.ids import annotated_item_id
 from aac.core.labels import parse_type
-from aac.core.schema import TYPES
+from aac.core.labels import TYPES
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ import numpy as np
 
 from aac.classifiers.base import ItemInput, Prediction, make_fingerprint
 from aac.classifiers.datasets import own_examples
-from aac.core.schema import TYPES
+from aac.core.labels import TYPES
 
 
 VERSION = 1  # bump when _text or the softmax over cosines changes (part of the fingerprint)

@@ -30,7 +30,7 @@ from typing import Sequence
 
 from aac.classifiers.base import ItemInput, Prediction, fingerprint_of, make_fingerprint, one_hot
 from aac.core.config import Secret
-from aac.core.schema import TYPE_NAMES, TYPES
+from aac.core.labels import TYPE_NAMES, TYPES
 
 PROMPT_VERSION_LLM = "five-class-v1"
 PROMPT_VERSION_MARGIN = "safetymargin-v1"

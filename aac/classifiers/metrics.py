@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Sequence
 
-from aac.core.schema import TYPES
+from aac.core.labels import TYPES
 
 
 def prf(gold: Sequence[str], pred: Sequence[str], label: str) -> tuple[float, float, float]:

@@ -6,8 +6,10 @@ from pathlib import Path
 from typing import Sequence
 
 from rich.console import Console
+from rich.text import Text
 from rich.table import Table
 
+from aac.core.terminal import plain_console
 from aac.classifiers.evaluation import PAPER_DECLARATIVE_RECALL, Scores, cross_validated, score
 
 FORMS = ("imperative", "declarative", "conditional", "passive")
@@ -26,7 +28,7 @@ def eval_table(gold_path: Path | None, phrasing_path: Path | None, corpus: Path 
     from aac.classifiers.base import get_classifier
     from aac.classifiers.datasets import load_annotated, load_gold, load_phrasing, own_examples, packaged_annotations
 
-    console = console or Console(width=150)
+    console = console or plain_console(width=150)
     # the union CV is the shipped recipe's: it runs when no other gold is named (and --union is left on)
     union = union and gold_path is None and corpus is None and _default_path("gold_train.jsonl") is not None
     gold_path = gold_path or (None if corpus else _default_path("gold_dev.jsonl"))
@@ -38,7 +40,7 @@ def eval_table(gold_path: Path | None, phrasing_path: Path | None, corpus: Path 
         gold += gold_from_corpus(corpus)
     phrasing = load_phrasing(phrasing_path) if phrasing_path else []
     if not gold and not phrasing:
-        console.print("[red]no gold or phrasing data: pass --gold / --phrasing (or --corpus)[/red]")
+        console.print("no gold or phrasing data: pass --gold / --phrasing (or --corpus)", style="red")
         return []
     rows: list[Scores] = []
     for name in names:
@@ -73,13 +75,13 @@ def eval_table(gold_path: Path | None, phrasing_path: Path | None, corpus: Path 
     f = lambda d, k: f"{d[k]:.2f}" if k in d else "-"  # noqa: E731
     for s in rows:
         if s.error:
-            t.add_row(s.name, f"[red]{s.error}[/red]", *[""] * 10)
+            t.add_row(s.name, Text(str(s.error), style="red"), *[""] * 10)
             continue
         t.add_row(s.name, f(s.gold, "c_rec"), f(s.gold, "c_prec"), f(s.gold, "c_f1"), f(s.gold, "macro_f1"),
                   f(s.gold, "acc"), f"{s.ms_per_item:.3f}" if s.ms_per_item else "-",
                   *[f(s.forms, k) for k in FORMS], f(s.forms, "distractor_to_c"))
     for name, decl in PAPER_DECLARATIVE_RECALL.items():
-        t.add_row(f"[dim]paper: {name}[/dim]", *["-"] * 7, f"[dim]{decl:.2f}[/dim]", *["-"] * 3)
+        t.add_row(Text(f"paper: {name}", style="dim"), *["-"] * 7, Text(f"{decl:.2f}", style="dim"), *["-"] * 3)
     console.print(t)
     console.print("paper figures: regex declarative recall 0.00, SafetyMargin (LLM) declarative recall 0.90 — "
                   "the only figures quoted; in-sample rows of `trained`/`cascade` were fitted on these files, "

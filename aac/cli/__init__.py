@@ -14,9 +14,9 @@ import sys
 from pathlib import Path
 
 import typer
-from rich.console import Console
 
 from aac.core.jsonsafe import finite
+from aac.core.terminal import plain_console
 
 app = typer.Typer(help="AgentArtifactCorpus: crawl, process, type and publish AI coding-agent configuration files.",
                   no_args_is_help=True, pretty_exceptions_show_locals=False)
@@ -24,7 +24,7 @@ eval_app = typer.Typer(help="Evaluate classifiers and operators against the dev 
                        no_args_is_help=True)
 app.add_typer(eval_app, name="eval")
 
-console = Console(stderr=True, soft_wrap=True)  # a message stays one line in logs, whatever the width
+console = plain_console(stderr=True, soft_wrap=True)  # a message stays one line in logs, whatever the width
 
 
 def one_line(exc: BaseException) -> str:
@@ -53,6 +53,9 @@ def sql(
     corpus: Path = CorpusOpt,
     format: str = typer.Option("table", "--format", "-f", help="table | csv | json"),
     limit: int = typer.Option(0, "--limit", min=0, help="Show at most this many rows in table format (0 = all)."),
+    max_width: int = typer.Option(0, "--max-width", min=0,
+                                  help="Cut each cell to this many characters in table format (0 = whole cells, "
+                                       "wrapped)."),
 ) -> None:
     """Run SQL against the corpus with DuckDB (in memory, over views of the Parquet folders: it writes nothing, so
     it works on a read-only corpus and beside an analyst's open catalog)."""
@@ -61,27 +64,27 @@ def sql(
     from aac.core.store import Corpus
 
     if not query.strip():
-        console.print("[red]give a SQL query, e.g. aac sql \"select count(*) from artifacts\"[/red]")
+        console.print("give a SQL query, e.g. aac sql \"select count(*) from artifacts\"", style="red")
         raise typer.Exit(2)
     if format not in ("table", "csv", "json"):  # before the query, which may be long
-        console.print(f"[red]unknown format {format!r}; use table, csv or json[/red]")
+        console.print(f"unknown format {format!r}; use table, csv or json", style="red")
         raise typer.Exit(2)
     if not corpus.is_dir():  # a mistyped --corpus must not become a new, empty corpus answering 0
-        console.print(f"[red]no corpus folder at {corpus} (make one with `aac demo` or `aac crawl`, or give "
-                      "--corpus)[/red]")
+        console.print(f"no corpus folder at {corpus} (make one with `aac demo` or `aac crawl`, or give "
+                      "--corpus)", style="red")
         raise typer.Exit(2)
     c = Corpus(corpus)
     try:
         table = c.sql(query)
     except duckdb.Error as exc:
-        console.print(f"[red]SQL error:[/red] {exc}")
+        console.print(f"SQL error: {exc}", style="red")
         raise typer.Exit(2)
     names = table.column_names
     rows = list(zip(*(col.to_pylist() for col in table.columns)))  # by position: a self-join repeats names
     if format == "json":
         keys = _unique_names(names)
         if keys != names:
-            console.print(f"[yellow]repeated column names renamed in JSON: {', '.join(keys)}[/yellow]")
+            console.print(f"repeated column names renamed in JSON: {', '.join(keys)}", style="yellow")
         sys.stdout.write(json.dumps(finite([dict(zip(keys, r)) for r in rows]), default=str, ensure_ascii=False)
                          + "\n")
     elif format == "csv":
@@ -91,14 +94,9 @@ def sql(
         w.writerow(names)
         w.writerows([_csv_cell(v) for v in r] for r in rows)
     elif format == "table":
-        from rich.table import Table
+        from aac.core.terminal import literal_table
 
-        t = Table(show_lines=False)
-        for name in names:
-            t.add_column(name)
-        for r in rows[: limit or None]:
-            t.add_row(*("" if v is None else str(v) for v in r))
-        Console().print(t)
+        literal_table(names, rows[: limit or None], max_width)
         if limit and len(rows) > limit:
             console.print(f"({len(rows) - limit} more rows)")
 
@@ -142,25 +140,27 @@ def main() -> None:
     except TyperException as exc:  # an unknown option, a value out of range, a missing argument, ...
         if type(exc).__name__ == "NoArgsIsHelpError":
             raise SystemExit(2) from None  # the help was printed
-        from rich.markup import escape
-
         ctx = getattr(exc, "ctx", None)
         where = f"  (see `{ctx.command_path} --help`)" if ctx is not None else ""
-        console.print(f"[red]error:[/red] {escape(' '.join(exc.format_message().split()))}{escape(where)}",
-                      highlight=False)
+        console.print(f"error: {' '.join(exc.format_message().split())}{where}", style="red")
         raise SystemExit(exc.exit_code) from None
     except Abort:
-        console.print("[red]aborted[/red]")
+        console.print("aborted", style="red")
         raise SystemExit(1) from None
+    except ModuleNotFoundError as exc:  # `pip install aac` without the extra this command needs
+        from aac.core.extras import missing_extra_message
+
+        message = missing_extra_message(exc)
+        if message is None or os.environ.get("AAC_DEBUG"):
+            raise
+        console.print(f"error: {message}", style="red")
+        raise SystemExit(2) from None
     except USER_ERRORS as exc:
         if os.environ.get("AAC_DEBUG"):
             raise
         from aac.core.config import scrub
 
-        from rich.markup import escape
-
-        console.print(f"[red]error:[/red] {escape(scrub(one_line(exc)))}  (AAC_DEBUG=1 shows the traceback)",
-                      highlight=False)
+        console.print(f"error: {scrub(one_line(exc))}  (AAC_DEBUG=1 shows the traceback)", style="red")
         raise SystemExit(2) from None
     raise SystemExit(code if isinstance(code, int) else 0)
 

@@ -7,9 +7,10 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.console import Console
 
-console = Console(stderr=True, soft_wrap=True)  # a message stays one line in logs, whatever the width
+from aac.core.terminal import plain_console
+
+console = plain_console(stderr=True, soft_wrap=True)  # a message stays one line in logs, whatever the width
 CorpusOpt = typer.Option(Path("data"), "--corpus", envvar="AAC_CORPUS", help="Corpus folder.")
 
 
@@ -22,13 +23,13 @@ def _save_labels(corpus: Path, rows: list[dict], source) -> None:
     c = Corpus(corpus)
     missing = fill_text(c, rows)
     if missing:
-        console.print(f"[red]{source}: {len(missing)} of {len(rows)} labels have no item text in the file, its "
-                      f"--items file or corpus {corpus} (first: {missing[0]['item_id']}); nothing imported[/red]")
+        console.print(f"{source}: {len(missing)} of {len(rows)} labels have no item text in the file, its "
+                      f"--items file or corpus {corpus} (first: {missing[0]['item_id']}); nothing imported", style="red")
         raise typer.Exit(2)
     replaced = replaced_labels(c, rows)
     if replaced:
-        console.print(f"[yellow]{replaced} stored labels (same item, annotator and round) replaced by different "
-                      "ones[/yellow]")
+        console.print(f"{replaced} stored labels (same item, annotator and round) replaced by different "
+                      "ones", style="yellow")
     save(c, rows)
     c.refresh_catalog()  # a catalog written before the first labels holds an empty annotations view
 
@@ -59,17 +60,17 @@ def register(app: typer.Typer) -> None:
 
         c = Corpus(corpus)
         if not c.exists("items") or not c.exists("artifacts"):
-            console.print(f"[red]corpus {corpus} needs items and artifacts tables[/red]")
+            console.print(f"corpus {corpus} needs items and artifacts tables", style="red")
             raise typer.Exit(2)
         unknown = [k for k in prefer if k not in PREFER]
         if unknown:
-            console.print(f"[red]--prefer takes {' or '.join(PREFER)}, got {unknown[0]!r}[/red]")
+            console.print(f"--prefer takes {' or '.join(PREFER)}, got {unknown[0]!r}", style="red")
             raise typer.Exit(2)
         try:
             done = labelled_keys(r for path in exclude for r in _rows(path))
             hidden = read_holdout(holdout) if holdout else set()
         except (OSError, ValueError) as exc:
-            console.print(f"[red]{exc}[/red]")
+            console.print(f"{exc}", style="red")
             raise typer.Exit(2)
         left_out = {"holdout repository": 0, "already labelled": 0}
 
@@ -115,7 +116,7 @@ def register(app: typer.Typer) -> None:
         try:
             rows = boundary_items(Corpus(corpus), items, threshold, per_repo)
         except ValueError as exc:
-            console.print(f"[red]{exc}[/red]")
+            console.print(f"{exc}", style="red")
             raise typer.Exit(2)
         out.mkdir(parents=True, exist_ok=True)
         with open(out / "sample.jsonl", "w", encoding="utf-8") as f:
@@ -138,12 +139,12 @@ def register(app: typer.Typer) -> None:
             names = read_users(users) if users else None
             rows, problems = import_export(export, round_, names)
         except (OSError, ValueError) as exc:
-            console.print(f"[red]{exc}[/red]")
+            console.print(f"{exc}", style="red")
             raise typer.Exit(2)
         for p in problems:
-            console.print(f"[yellow]{p}[/yellow]")
+            console.print(f"{p}", style="yellow")
         if not rows:
-            console.print(f"[red]{export}: no usable annotations[/red]")
+            console.print(f"{export}: no usable annotations", style="red")
             raise typer.Exit(1)
         _save_labels(corpus, rows, export)
         console.print(f"imported {len(rows)} annotations from {len({r['annotator'] for r in rows})} annotators")
@@ -165,12 +166,12 @@ def register(app: typer.Typer) -> None:
         from aac.annotation.formats import import_label_file
 
         if not annotator.strip():  # an empty name makes a nameless annotator in agreement and the gold view
-            console.print("[red]--annotator needs a name[/red]")
+            console.print("--annotator needs a name", style="red")
             raise typer.Exit(2)
         try:
             rows = import_label_file(path, annotator.strip(), items, round_)
         except (OSError, ValueError, KeyError) as exc:
-            console.print(f"[red]{path}: {exc}[/red]")
+            console.print(f"{path}: {exc}", style="red")
             raise typer.Exit(2)
         _save_labels(corpus, rows, path)
         console.print(f"imported {len(rows)} labels by {annotator}")
@@ -200,13 +201,13 @@ def register(app: typer.Typer) -> None:
 
             pairs = {"annotator": annotator_pairs, "round": round_pairs, "gold": adjudicated_pairs}[by](Corpus(corpus))
         else:
-            console.print(f"[red]--by must be annotator, round or gold, got {by!r}[/red]")
+            console.print(f"--by must be annotator, round or gold, got {by!r}", style="red")
             raise typer.Exit(2)
         if not pairs:
             what = {"annotator": "by two annotators", "round": "in two rounds", "gold": "by an annotator and adjudicated"}
-            console.print(f"[yellow]no items labelled {what.get(by, 'twice')}[/yellow]")
+            console.print(f"no items labelled {what.get(by, 'twice')}", style="yellow")
             raise typer.Exit(1)
-        out = Console()
+        out = plain_console()
         for (x, y), (la_, lb_) in pairs.items():
             rep = agreement_report(la_, lb_)
             out.print(f"{x} vs {y}: n={rep['n']} observed={rep['observed']:.3f} "
@@ -234,10 +235,10 @@ def register(app: typer.Typer) -> None:
         gold = gold_rows(Corpus(corpus))
         rows = labels_only_rows(gold) if labels_only else gold_jsonl_rows(gold)
         if labels_only and len(rows) < len(gold):
-            console.print(f"[yellow]{len(gold) - len(rows)} settled items have no repository, path or text to join "
-                          "them back by: left out of the labels-only file[/yellow]")
+            console.print(f"{len(gold) - len(rows)} settled items have no repository, path or text to join "
+                          "them back by: left out of the labels-only file", style="yellow")
         if not rows:
-            console.print(f"[yellow]corpus {corpus} has no settled labels yet (see `aac annotate queue`)[/yellow]")
+            console.print(f"corpus {corpus} has no settled labels yet (see `aac annotate queue`)", style="yellow")
             raise typer.Exit(1)
         out.parent.mkdir(parents=True, exist_ok=True)
         tmp = out.with_name(out.name + ".tmp")
@@ -284,7 +285,7 @@ def register(app: typer.Typer) -> None:
         try:
             recorded = adjudicate(Corpus(corpus), item_id, label, round_, meta)
         except (KeyError, ValueError) as exc:
-            console.print(f"[red]error: {exc.args[0] if exc.args else exc}[/red]")
+            console.print(f"error: {exc.args[0] if exc.args else exc}", style="red")
             raise typer.Exit(2)
         Corpus(corpus).refresh_catalog()
         from aac.core.labels import parse_type
@@ -293,5 +294,5 @@ def register(app: typer.Typer) -> None:
         gold = Corpus(corpus).sql(f"SELECT label FROM gold WHERE item_id = '{quoted}'").to_pylist()
         console.print(f"{item_id} -> {parse_type(label)} (adjudication round {recorded})")
         if gold and gold[0]["label"] != parse_type(label):
-            console.print(f"[yellow]gold keeps {gold[0]['label']}: a later adjudication round of this item "
-                          "exists[/yellow]")
+            console.print(f"gold keeps {gold[0]['label']}: a later adjudication round of this item "
+                          "exists", style="yellow")

@@ -10,9 +10,10 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.console import Console
 
-console = Console(stderr=True, soft_wrap=True)  # a message stays one line in logs, whatever the width
+from aac.core.terminal import plain_console
+
+console = plain_console(stderr=True, soft_wrap=True)  # a message stays one line in logs, whatever the width
 SHARED_HINT = "e.g. ../shared/data/gold_dev.jsonl"
 
 
@@ -50,35 +51,35 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
         from aac.classifiers.llm import llm_options
 
         if src is None and corpus is None:
-            console.print("[red]give --in ITEMS.jsonl --out OUT.jsonl, or --corpus DIR[/red]")
+            console.print("give --in ITEMS.jsonl --out OUT.jsonl, or --corpus DIR", style="red")
             raise typer.Exit(2)
         try:
             clf = get_classifier(classifier, **llm_options(classifier, llm_base_url, llm_model))
         except (KeyError, RuntimeError, FileNotFoundError, ValueError) as exc:
             message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc  # not KeyError's quoted repr
-            console.print(f"[red]{message}[/red]")
+            console.print(f"{message}", style="red")
             raise typer.Exit(2)
         if src is not None:
             if out is None:
-                console.print("[red]--in needs --out[/red]")
+                console.print("--in needs --out", style="red")
                 raise typer.Exit(2)
             if not src.is_file():
-                console.print(f"[red]no such file: {src}[/red]")
+                console.print(f"no such file: {src}", style="red")
                 raise typer.Exit(2)
             if out.is_dir() or not out.resolve().parent.is_dir():
-                console.print(f"[red]cannot write {out}: {'a folder' if out.is_dir() else 'no such folder'}[/red]")
+                console.print(f"cannot write {out}: {'a folder' if out.is_dir() else 'no such folder'}", style="red")
                 raise typer.Exit(2)
             from aac.classifiers.batch import classify_jsonl
 
             counts = classify_jsonl(clf, src, out)
             console.print(f"classified {counts['items']} items with {classifier} -> {out}"
-                          + (f" ([yellow]{counts['errors']} bad lines kept with an error field[/yellow])" if counts["errors"] else ""))
+                          + (f" ({counts['errors']} bad lines kept with an error field)" if counts["errors"] else ""))
             _print_llm_stats(clf)
             if counts["failed"]:
                 _report_failed(counts["failed"], counts["items"], classifier, clf)
                 raise typer.Exit(1)
             if counts["errors"]:  # the output holds them, flagged; the exit status says the input was not clean
-                console.print(f"[red]{counts['errors']} lines of {src} are not items (see their error field)[/red]")
+                console.print(f"{counts['errors']} lines of {src} are not items (see their error field)", style="red")
                 raise typer.Exit(1)
             return
         _retype(corpus, classifier, runner, address, clf, llm_base_url, llm_model)
@@ -118,7 +119,7 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
             from aac.classifiers.datasets import gold_from_corpus
 
             if not corpus.is_dir():  # a mistyped --corpus must not train on the package's examples alone
-                console.print(f"[red]no corpus folder at {corpus}[/red]")
+                console.print(f"no corpus folder at {corpus}", style="red")
                 raise typer.Exit(2)
             data = gold_from_corpus(corpus)
             golds.extend(data)
@@ -130,7 +131,7 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
             try:
                 data = load_annotated(path, src, unmatched)
             except (OSError, ValueError) as exc:
-                console.print(f"[red]{exc}[/red]")
+                console.print(f"{exc}", style="red")
                 raise typer.Exit(2)
             notes.extend(data)
             sources.append(f"{path.name}: {len(data)} annotated items of {src.name} (text read from it, never stored)"
@@ -152,7 +153,7 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
                 sources.append(f"annotated_sample.jsonl: {len(notes)} annotated items of agent_configs_sample.jsonl "
                                "(text read from it, never stored)")
         if not golds and not phrasing and not notes:
-            console.print("[yellow]no labelled data given: training on the package's own examples only[/yellow]")
+            console.print("no labelled data given: training on the package's own examples only", style="yellow")
         path, card = train_and_write(out, golds, phrasing, sources, FitOptions(c_reg=c_reg, clusters=clusters, beta=beta,
                                                                                 two_stage=not (single_stage or clusters)),
                                      with_cv=not no_cv, annotated=notes)
@@ -180,20 +181,20 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
 
         holdouts = {"repo": ("repo",), "item": ("item",), "both": ("repo", "item")}.get(holdout)
         if holdouts is None:
-            console.print(f"[red]--holdout must be repo, item or both, not {holdout!r}[/red]")
+            console.print(f"--holdout must be repo, item or both, not {holdout!r}", style="red")
             raise typer.Exit(2)
         names = [c.strip() for c in classifiers.split(",") if c.strip()]
         from aac.classifiers.base import available
 
         unknown = [n for n in names if n != "default" and n not in available()]
         if unknown:
-            console.print(f"[red]unknown classifier {', '.join(map(repr, unknown))}; available: "
-                          f"{', '.join(available())}[/red]")
+            console.print(f"unknown classifier {', '.join(map(repr, unknown))}; available: "
+                          f"{', '.join(available())}", style="red")
             raise typer.Exit(2)
         if llm_base_url:
             names += [n for n in ("llm", "safetymargin") if n not in names]
         if corpus is not None and not corpus.is_dir():  # a mistyped --corpus must not score phrasing alone
-            console.print(f"[red]no corpus folder at {corpus}[/red]")
+            console.print(f"no corpus folder at {corpus}", style="red")
             raise typer.Exit(2)
         if not eval_table(gold, phrasing, corpus, names, cv, llm_base_url, llm_model, holdouts=holdouts, union=union):
             raise typer.Exit(2)  # nothing was evaluated (the reason is printed)
@@ -207,8 +208,8 @@ def _report_failed(n_failed: int, n_items: int, classifier: str, clf=None) -> No
     from aac.classifiers.llm import stats_of
 
     first = stats_of(clf).get("first_error") if clf is not None else ""
-    console.print(f"[red]{n_failed} of {n_items} items could not be typed by {classifier} (written abstained, "
-                  f"classifier '…:error')" + (f"; first error: {first}" if first else "") + "[/red]")
+    console.print(f"{n_failed} of {n_items} items could not be typed by {classifier} (written abstained, "
+                  f"classifier '…:error')" + (f"; first error: {first}" if first else "") + "", style="red")
 
 
 def _retype(corpus: Path, classifier: str, runner: str, address: str | None, clf=None,
@@ -226,10 +227,10 @@ def _retype_held(corpus: Path, classifier: str, runner: str, address: str | None
 
     c = Corpus(corpus)
     if not c.exists("items"):
-        console.print(f"[red]corpus {corpus} has no items table[/red]")
+        console.print(f"corpus {corpus} has no items table", style="red")
         raise typer.Exit(2)
     if runner == "local":
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
         from aac.classifiers.base import get_classifier
         from aac.classifiers.batch import retype_corpus
@@ -239,7 +240,7 @@ def _retype_held(corpus: Path, classifier: str, runner: str, address: str | None
 
         total = c.count("items")
         clf = clf if clf is not None else get_classifier(classifier)
-        with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+        with Progress(TextColumn("{task.description}", markup=False), BarColumn(), MofNCompleteColumn(),
                       TimeRemainingColumn(), console=console) as bar, \
                 rewriting_items(c, fingerprint_of(clf), whole_table=True):  # so `aac process` knows who typed them
             task = bar.add_task(f"classify ({classifier})", total=total)
@@ -253,10 +254,10 @@ def _retype_held(corpus: Path, classifier: str, runner: str, address: str | None
                 n = classify_corpus_flow(str(corpus), classifier, runner, address,
                                          llm_base_url=llm_base_url, llm_model=llm_model)
         except RuntimeError as exc:  # e.g. the dask extra is missing: say which install line fixes it
-            console.print(f"[red]{exc}[/red]")
+            console.print(f"{exc}", style="red")
             raise typer.Exit(2)
     else:
-        console.print(f"[red]unknown runner {runner!r}; use local, prefect or dask[/red]")
+        console.print(f"unknown runner {runner!r}; use local, prefect or dask", style="red")
         raise typer.Exit(2)
     c.refresh_catalog()
     console.print(f"retyped {n} items in {corpus} with {classifier}")

@@ -33,12 +33,11 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
                                                "partitions (default 100; 0 = one REST request per repo)."),
     ) -> None:
         """Crawl agent configuration files into the corpus; resumable (rerun after a kill continues)."""
-        from rich.console import Console
-
         from aac.core.config import DEFAULT_GITHUB_API, Settings, scrub
+        from aac.core.terminal import plain_console
         from aac.core.store import Corpus
 
-        err = Console(stderr=True)
+        err = plain_console(stderr=True)
         settings = Settings.from_env()
         if platform:
             from aac.core import platforms as reg
@@ -47,13 +46,13 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
                 try:
                     reg.get(name)
                 except KeyError as exc:
-                    err.print(f"[red]{exc.args[0]}[/red]")
+                    err.print(f"{exc.args[0]}", style="red")
                     raise typer.Exit(2)
         if corpus.exists() and not corpus.is_dir():
-            err.print(f"[red]--corpus {corpus}: a file, not a folder[/red]")
+            err.print(f"--corpus {corpus}: a file, not a folder", style="red")
             raise typer.Exit(2)
         if local is not None and not local.is_dir():
-            err.print(f"[red]--local {local}: not a folder[/red]")
+            err.print(f"--local {local}: not a folder", style="red")
             raise typer.Exit(2)
         c = Corpus(corpus)
         from aac.core.corpus_lock import corpus_lock
@@ -68,7 +67,7 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
                 return
             url = api_url or settings.github_api_url or DEFAULT_GITHUB_API
             if not url.startswith(("http://", "https://")):
-                err.print(f"[red]--api-url {url!r}: expected an http:// or https:// URL[/red]")
+                err.print(f"--api-url {url!r}: expected an http:// or https:// URL", style="red")
                 raise typer.Exit(2)
             workers = fetch_workers or settings.fetch_workers
             try:
@@ -89,8 +88,8 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
                 from aac.collectors.github import GitHubError
 
                 msg = scrub(str(exc), settings)
-                err.print(f"[red]crawl failed:[/red] {msg}" if isinstance(exc, GitHubError) else
-                          f"[red]crawl failed ({type(exc).__name__}):[/red] {msg}")
+                err.print(f"crawl failed: {msg}" if isinstance(exc, GitHubError) else
+                          f"crawl failed ({type(exc).__name__}): {msg}", style="red")
                 raise typer.Exit(1)
             c.refresh_catalog()
             typer.echo("per platform: " + ", ".join(f"{k} {v}" for k, v in summary.platforms.items()))
@@ -104,8 +103,8 @@ def _run_with_progress(corpus, url, tokens, platforms, console, fetch_workers, g
 
     n_queries = len(platform_queries(platforms))
     state = {"waits": 0}
-    with Progress(TextColumn("[bold]crawl[/bold] {task.fields[query]}"), BarColumn(), MofNCompleteColumn(),
-                  TextColumn("{task.fields[info]}"), TimeElapsedColumn(), console=console,
+    with Progress(TextColumn("crawl {task.fields[query]}", markup=False), BarColumn(), MofNCompleteColumn(),
+                  TextColumn("{task.fields[info]}", markup=False), TimeElapsedColumn(), console=console,
                   transient=False) as progress:
         task = progress.add_task("crawl", total=n_queries, query="", info="")
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
-from rich.markup import escape
 
 from aac.cli import CorpusOpt, console, one_line
 
@@ -32,7 +31,7 @@ def publish(
     from aac.jobs.publish import publish as publish_job
 
     if not corpus.is_dir():  # a mistyped --corpus must not publish "nothing" from a new empty folder
-        console.print(f"[red]error:[/red] no corpus folder at {escape(str(corpus))}", highlight=False)
+        console.print(f"error: no corpus folder at {str(corpus)}", style="red")
         raise typer.Exit(2)
     options = PublishOptions(corpus=corpus, out=out, repo_id=repo_id, optout=optout,
                              upload=bool(repo_id) and not dry_run, private=private, force=force)
@@ -57,13 +56,13 @@ def publish(
     try:
         report = publish_job(options, PublishStages(build=build_and_say))
     except NotAPublishFolder as exc:
-        console.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
+        console.print(f"error: {str(exc)}", style="red")
         raise typer.Exit(2)
     except (HubFolderInvalid, ValueError, FileNotFoundError) as exc:
-        console.print(f"[red]publish failed:[/red] {escape(one_line(exc))}", highlight=False)
+        console.print(f"publish failed: {one_line(exc)}", style="red")
         raise typer.Exit(1)
     except (MissingHubToken, UploadError) as exc:
-        console.print(f"[red]{' '.join(str(exc).split())}[/red]")
+        console.print(f"{' '.join(str(exc).split())}", style="red")
         raise typer.Exit(1)
     if report.uploaded_files is not None:
         typer.echo(f"uploaded {report.uploaded_files} files to {repo_id}"
@@ -86,8 +85,8 @@ def pull(
 
     settings = Settings.from_env()
     if from_folder is None and not repo_id:  # no silent default repository
-        console.print("[red]error:[/red] give --repo-id ORG/NAME (or set AAC_HF_REPO_ID), or --from-folder DIR  "
-                      "(see `aac pull --help`)", highlight=False)
+        console.print("error: give --repo-id ORG/NAME (or set AAC_HF_REPO_ID), or --from-folder DIR  "
+                      "(see `aac pull --help`)", style="red")
         raise typer.Exit(2)
     target = Corpus(corpus)
     try:
@@ -99,7 +98,7 @@ def pull(
     except Exception as exc:  # one clear line (no token) instead of a traceback, as every command's errors
         from aac.core.config import scrub
 
-        console.print(f"[red]error:[/red] {escape(scrub(one_line(exc), settings))}", highlight=False)
+        console.print(f"error: {scrub(one_line(exc), settings)}", style="red")
         raise typer.Exit(2)
     rows = ", ".join(f"{k}={v}" for k, v in result.rows.items())
     typer.echo(f"installed {result.snapshot} into {corpus} ({rows}); catalog "
@@ -136,14 +135,14 @@ def refresh(
     try:
         report = refresh_job(options, settings, say=typer.echo)
     except RefreshCrawlFailed as exc:  # one scrubbed line, never a token
-        console.print(f"[red]crawl failed:[/red] {scrub(one_line(exc.cause), settings)} (its progress is kept in "
-                      f"{exc.folder}: the next `aac refresh` within a day resumes it)")
+        console.print(f"crawl failed: {scrub(one_line(exc.cause), settings)} (its progress is kept in "
+                      f"{exc.folder}: the next `aac refresh` within a day resumes it)", style="red")
         raise typer.Exit(1)
     except CorpusLocked as exc:  # another refresh, or any other writer, holds the corpus
-        console.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
+        console.print(f"error: {str(exc)}", style="red")
         raise typer.Exit(2)
     except OSError as exc:  # not writable, no crawl in --incoming
-        console.print(f"[red]{escape(str(exc))}[/red]", highlight=False)
+        console.print(f"{str(exc)}", style="red")
         raise typer.Exit(1)
     _print_refresh(report, process)
 

@@ -52,14 +52,14 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
         prefect: bool = typer.Option(False, "--prefect/--no-prefect", help="Run as the Prefect flow `process`."),
     ) -> None:
         """Normalise, dedupe, licence-filter, redact secrets, tag and itemise crawled artifacts (idempotent)."""
-        from rich.console import Console
+        from aac.core.terminal import plain_console
 
         from aac.core.store import Corpus
 
-        console = Console()
+        console = plain_console()
         c = Corpus(corpus)
         if not c.exists("artifacts") and not c.exists("raw_artifacts"):
-            Console(stderr=True).print(f"[red]no artifacts in {corpus}: run `aac crawl` (or `aac demo`) first[/red]")
+            plain_console(stderr=True).print(f"no artifacts in {corpus}: run `aac crawl` (or `aac demo`) first", style="red")
             raise typer.Exit(2)
         if prefect:
             from aac.flows.interrupt import exit_at_once_on_interrupt
@@ -79,7 +79,7 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
         try:
             cfg = options.config()
         except KeyError as exc:  # an unknown classifier name, before any work: say which exist
-            Console(stderr=True).print(f"[red]{exc.args[0]}[/red]")
+            plain_console(stderr=True).print(f"{exc.args[0]}", style="red")
             raise typer.Exit(2)
         report = process_job(options, cfg)
         _print_process(report, console)
@@ -123,20 +123,20 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
         workers: int = typer.Option(1, "--workers", min=1),
     ) -> None:
         """The whole pipeline offline in one command: snapshot -> emulator -> crawl -> process -> classify -> data/."""
-        from rich.console import Console
+        from aac.core.terminal import plain_console
         from rich.table import Table
 
         from aac.jobs.demo import EXAMPLE_QUERIES, DemoOptions
         from aac.jobs.demo import demo as demo_job
 
-        console = Console()
+        console = plain_console()
         if snapshot is not None and not snapshot.is_file():
-            Console(stderr=True).print(f"[red]--snapshot {snapshot}: no such file[/red]")
+            plain_console(stderr=True).print(f"--snapshot {snapshot}: no such file", style="red")
             raise typer.Exit(2)
         with console.status("demo") as status:
             r = demo_job(DemoOptions(corpus, snapshot, files, seed, profile, workers),
                          on_phase=lambda phase: status.update(f"demo: {phase}"))
-        console.print(f"[bold]AAC demo[/bold]: {r.snapshot_files:,} snapshot files -> {corpus}/  "
+        console.print(f"AAC demo: {r.snapshot_files:,} snapshot files -> {corpus}/  "
                       f"(snapshot {r.seconds['snapshot']:.1f}s, crawl {r.seconds['crawl']:.1f}s, "
                       f"process+classify {r.seconds['process']:.1f}s)")
         console.print(r.crawl_line)
@@ -155,6 +155,6 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
         console.print("drop reasons: " + (", ".join(f"{k} {v:,}" for k, v in sorted(
             r.process.drop_reasons.items(), key=lambda kv: -kv[1])) or "none"))
         corpus_flag = "" if str(corpus) == "data" else f" --corpus {shlex.quote(str(corpus))}"
-        console.print("\n[bold]try:[/bold]")
+        console.print("\ntry:", style="bold")
         for q in EXAMPLE_QUERIES:
             console.print(f'  aac sql{corpus_flag} "{q}"', soft_wrap=True, highlight=False, markup=False)

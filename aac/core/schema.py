@@ -8,16 +8,9 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-SCHEMA_VERSION = 1
+from aac.core.labels import TYPE_NAMES, TYPES  # noqa: F401  (re-exported: the five types live where no pyarrow is needed)
 
-TYPES: tuple[str, ...] = ("C", "P", "B", "F", "E")
-TYPE_NAMES: dict[str, str] = {
-    "C": "Constraint",
-    "P": "Procedural",
-    "B": "Belief",
-    "F": "Preference",
-    "E": "Episodic",
-}
+SCHEMA_VERSION = 1
 
 _ts = pa.timestamp("us", tz="UTC")
 

@@ -319,14 +319,18 @@ class Corpus:
         return n
 
     # ---- catalog -----------------------------------------------------------------------------------
-    def _view_sql(self, table: str) -> str | None:
+    def _view_sql(self, table: str, relative: bool = False) -> str | None:
         """The table's view: its declared columns in order (typed NULLs where parts written before a column existed
-        lack it, so views and queries over them keep working), then any other columns the parts hold."""
+        lack it, so views and queries over them keep working), then any other columns the parts hold.
+
+        ``relative``: the parts named relative to the corpus root (``corpus/<table>/*.parquet``), as the catalog
+        file stores them, so a moved or copied corpus folder reads its own files (see ``refresh_catalog``)."""
         files = self.part_files(table)
         schema = SCHEMAS.get(table)
         parts = None
         if files:
-            glob = str(self.table_dir(table).resolve() / "*.parquet")
+            folder = self.table_dir(table).relative_to(self.root) if relative else self.table_dir(table).resolve()
+            glob = (folder / "*.parquet").as_posix()
             parts = f"SELECT * FROM read_parquet({_sql_str(glob)}, union_by_name = true)"
         if schema is None:
             return parts
@@ -335,10 +339,12 @@ class Corpus:
         declared = f"SELECT {cols} WHERE false"
         return declared if parts is None else f"{declared} UNION ALL BY NAME {parts}"
 
-    def create_views(self, con: duckdb.DuckDBPyConnection) -> list[str]:
+    def create_views(self, con: duckdb.DuckDBPyConnection, relative: bool = False) -> list[str]:
+        """A view per table (and the derived views) on ``con``; ``relative``: over paths relative to the corpus root,
+        which ``con`` must then resolve (its ``file_search_path`` set to the root)."""
         names = []
         for table in sorted(set(SCHEMAS) | set(self.tables())):
-            sql = self._view_sql(table)
+            sql = self._view_sql(table, relative)
             if sql is None:
                 continue
             try:
@@ -379,12 +385,18 @@ class Corpus:
         another process holds open (DuckDB allows one writer; an analyst's shell is one) or a folder the user
         cannot write is left as it is, with a warning, never deleted and never a failure of the command that
         wrote the data. Views are replaced in place, so tables an analyst made in the file stay. Only a file
-        that is not a DuckDB database at all is made anew."""
+        that is not a DuckDB database at all is made anew.
+
+        The views name the Parquet folders relative to the corpus root (``corpus/items/*.parquet``), never by
+        absolute path: DuckDB resolves them against its working folder or its ``file_search_path`` (a setting the
+        file does not keep), so ``duckdb aac.duckdb`` run inside the folder reads that folder's own files wherever
+        it was moved, copied or unzipped, and fails loudly rather than reading another copy's."""
         try:
             self.root.mkdir(parents=True, exist_ok=True)
             con = _open_catalog(self.catalog_path)
             try:
-                self.create_views(con)
+                con.execute(f"SET file_search_path = {_sql_str(str(self.root.resolve()))}")
+                self.create_views(con, relative=True)
             finally:
                 con.close()
         except (duckdb.Error, OSError) as exc:

@@ -2,8 +2,8 @@
 main." a prohibition), and the lead-in line of its list when that governs it ("**Don't:**" above the bullets).
 
 One small function on purpose: which lead-in governs is the operator library's decision
-(``aac.operators.context.governing_context``, the governing-context model); before that model is installed the
-heading path alone is shown.
+(``aac.operators.context.governing_context``, the governing-context model), imported only for items that have a
+lead-in so the hook's warm path stays light.
 """
 
 from __future__ import annotations
@@ -18,10 +18,8 @@ def governing_context(section: tuple[str, ...], lead_in: str = "") -> str:
     lead = (lead_in or "").strip()
     if not lead:
         return path
-    try:
-        from aac.operators.context import governing_context as governed
-    except ImportError:  # an operator library without the governing-context model
-        return path
+    from aac.operators.context import governing_context as governed
+
     if lead not in governed(tuple(section), lead):
         return path
     return f"{path}{SEPARATOR}{lead}" if path else lead

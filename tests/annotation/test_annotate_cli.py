@@ -33,6 +33,7 @@ def test_import_two_annotators_then_agreement_queue_and_adjudication(tmp_path):
 
     con = duckdb.connect(str(tmp_path / "c" / "aac.duckdb"), read_only=True)
     try:
+        con.execute(f"SET file_search_path = '{tmp_path / 'c'}'")  # its views name the folders relative to it
         assert con.sql("select count(*) from annotations where annotator = 'A'").fetchall()[0][0] > 0
         assert con.sql(f"select label from gold where item_id = '{item_id}'").fetchall() == [("C",)]
     finally:

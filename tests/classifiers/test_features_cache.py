@@ -11,7 +11,7 @@ from aac.classifiers import features
 from aac.classifiers.base import ItemInput
 from aac.classifiers.datasets import load_gold
 from aac.classifiers.features import N_FEATURES, featurize_two_stage, hash_tokens, item_tokens
-from aac.classifiers.paths import shared_data
+from tests.conftest import shared_file
 
 
 def _one_by_one(items, n_features):
@@ -29,7 +29,7 @@ def _rows(idx, ptr):
 
 
 def _items():
-    gold = [d.item for d in load_gold(shared_data() / "gold_dev.jsonl")]
+    gold = [d.item for d in load_gold(shared_file("gold_dev.jsonl"))]
     long_text = "Never delete the prod database. " * 60  # past MAX_CACHED_CHARS: featurised every time, never kept
     texts = [g.text for g in gold[:60]] + ["Never push to main.", "**DO NOT** delete `prod.db`", "```bash\nrm -rf /\n```",
                                            long_text]

@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from aac.collectors import github as gh
+from aac.collectors.github import graphql as gh_graphql
 from aac.collectors.emulator import GITHUB, IDEAL, EmulatorServer, generate_snapshot
 from aac.collectors.github import GitHubClient
 
@@ -66,7 +66,7 @@ def test_a_host_without_graphql_falls_back_to_rest_once_and_loses_nothing(snapsh
 
 def test_a_schema_that_rejects_the_query_falls_back_to_rest(snapshot, monkeypatch):
     """An older Enterprise schema without a field answers 200 with errors and no data: REST takes over."""
-    monkeypatch.setattr(gh, "GRAPHQL_REPO_FIELDS", gh.GRAPHQL_REPO_FIELDS + " fieldOfANewerSchema")
+    monkeypatch.setattr(gh_graphql, "GRAPHQL_REPO_FIELDS", gh_graphql.GRAPHQL_REPO_FIELDS + " fieldOfANewerSchema")
     names = _names(snapshot)[:10]
     with EmulatorServer(snapshot, profile=IDEAL) as srv:
         client = GitHubClient([TOKEN], api_url=srv.url, clock=srv.clock)

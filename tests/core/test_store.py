@@ -78,7 +78,7 @@ def test_derived_view_registered_elsewhere_appears(corpus):
         DERIVED_VIEWS.pop("big_repos_test")
 
 
-def test_a_damaged_catalog_file_is_written_anew(tmp_path):
+def test_a_damaged_catalog_file_is_written_anew(tmp_path, monkeypatch):
     import pyarrow as pa
 
     from aac.core.store import Corpus
@@ -89,6 +89,8 @@ def test_a_damaged_catalog_file_is_written_anew(tmp_path):
     c.refresh_catalog()
     import duckdb
 
+    monkeypatch.chdir(c.root)  # the catalog's views name the folders relative to the corpus root
+
     con = duckdb.connect(str(c.catalog_path), read_only=True)
     try:
         assert con.sql("select full_name from repos").fetchall() == [("a/b",)]
@@ -96,7 +98,7 @@ def test_a_damaged_catalog_file_is_written_anew(tmp_path):
         con.close()
 
 
-def test_a_catalog_held_open_elsewhere_is_kept_with_the_analysts_tables(tmp_path, caplog):
+def test_a_catalog_held_open_elsewhere_is_kept_with_the_analysts_tables(tmp_path, caplog, monkeypatch):
     """DuckDB allows one writer: a catalog an analyst has open is left as it is, not deleted as "damaged"."""
     import subprocess
     import sys
@@ -109,6 +111,7 @@ def test_a_catalog_held_open_elsewhere_is_kept_with_the_analysts_tables(tmp_path
     c = Corpus(tmp_path / "c")
     c.upsert("repos", pa.table({"full_name": ["a/b"], "stars": [1]}))
     c.refresh_catalog()
+    monkeypatch.chdir(c.root)  # the analyst's shell, in the corpus folder
     con = duckdb.connect(str(c.catalog_path))
     con.execute("create table my_notes as select 1 as x")
     try:  # another process (DuckDB's lock is per process) refreshes while the analyst's session holds the file

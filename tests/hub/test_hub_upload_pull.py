@@ -83,6 +83,7 @@ def test_pull_downloads_the_release_and_sql_works_at_once(online_hub, hub_folder
     import duckdb
 
     con = duckdb.connect(str(result.catalog), read_only=True)
+    con.execute(f"SET file_search_path = '{target.root}'")  # the catalog's views are relative to the corpus folder
     assert con.sql("SELECT count(*) FROM items").fetchall()[0][0] == hub_folder.report.rows["items"]
     con.close()
 

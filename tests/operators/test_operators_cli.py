@@ -8,6 +8,7 @@ from typer.testing import CliRunner
 from aac.cli import app
 from aac.operators.verify import norm_ws
 from aac.core.tokens import count_tokens
+from tests.conftest import needs_extra
 
 DOC = """# Project rules
 
@@ -118,12 +119,15 @@ def test_eval_operators_on_real_sample_shows_the_headline_claims(sample_path, tm
     assert all(c in (1.0, None) for c in kept) and kept.count(1.0) >= 4
     assert rep["locality"]["TypeDecompose"]["violations"] == 0
     assert rep["retrieval"]["systems"]["TypeRetrieve (BM25)"]["recall@50"] == 1.0
+    needs_extra("matplotlib")
     from aac.operators.plots import draw
 
     assert all(p.stat().st_size > 10_000 for p in draw(rep, tmp_path / "plots"))
 
 
 def test_retrieve_over_a_corpus_items_table_keeps_each_artifacts_global_rules_to_itself(corpus):
+    needs_extra("pyarrow")
+    needs_extra("duckdb")
     import pyarrow as pa
 
     from aac.core.schema import ITEMS, conform

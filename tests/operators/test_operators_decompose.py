@@ -6,6 +6,7 @@ from aac.operators.metrics import locality
 from aac.operators.model import Item, KnowledgeBase
 from aac.core.tokens import count_tokens
 
+from tests.conftest import needs_extra
 from tests.operators.kb_strategies import kbs
 
 
@@ -51,6 +52,7 @@ def test_constraints_too_large_for_the_partition_budget_are_reported_infeasible(
 
 
 def test_recursive_mode_splits_a_huge_topic_into_bounded_groups_without_violations():
+    needs_extra("sklearn")  # KMeans: the recursive mode is part of aac[pipeline]
     words = ["alpha", "beta", "gamma", "delta"]
     items = [Item("c", "Never log secrets.", "C", topic="big", scope=("big",), order=0)]
     items += [Item(f"x{n}", f"{words[n % 4]} topic item {n}", "B", topic="big", order=n + 1) for n in range(120)]

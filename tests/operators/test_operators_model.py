@@ -8,7 +8,7 @@ from aac.operators.model import AUTHORITY_WEIGHTS, TYPES, Item, KnowledgeBase, T
 
 def test_constants_mirror_the_schema_and_classifier_interface():
     from aac.classifiers import AUTHORITY_WEIGHTS as W
-    from aac.core.schema import TYPES as T
+    from aac.core.labels import TYPES as T  # what aac.core.schema re-exports
 
     assert TYPES == T and AUTHORITY_WEIGHTS == W
 

@@ -1,4 +1,4 @@
-"""What an audit of publishing found leaking, each pinned: a repository relicensed after its files were stored, the
+"""Publishing leaks nothing through a repository relicensed after its files were stored, the
 publish flow's opt-out default, annotation rows carrying their own text, and a validator that only proved loading."""
 
 from __future__ import annotations

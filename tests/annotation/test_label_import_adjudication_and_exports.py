@@ -1,4 +1,4 @@
-"""What an audit of the annotation loop found lost or mis-read, each pinned: rounds in agreement, adjudication that
+"""The annotation loop loses and mis-reads nothing: rounds in agreement, adjudication that
 keeps the item's text and supersedes itself, labels without text, Label Studio exports as Label Studio writes them,
 sample sizes as asked, and gold_dev's fields through the export."""
 

@@ -1,4 +1,4 @@
-"""What an audit of corpus retyping found: a record left distrusted for good after a failed run, workers typing with
+"""Corpus retyping guards against a record left distrusted for good after a failed run, workers typing with
 another model than the record names, a scheduler address checked only by a 30 s timeout, and staging folders of
 killed runs left behind."""
 

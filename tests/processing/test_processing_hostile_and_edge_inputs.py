@@ -1,4 +1,4 @@
-"""What an audit of processing found lost, merged or leaked, each pinned: hostile front matter, secrets deep in long
+"""Processing loses, merges and leaks nothing on hostile front matter, secrets deep in long
 lines, a rule that names a key header, rules underlined by "---", text after a comment, near-duplicate chains and
 wordless files, and code that names a secret without holding one."""
 

@@ -1,4 +1,4 @@
-"""What an audit of the collector found stopping or misleading a crawl, pinned against a small scripted HTTP server
+"""Faults that must neither stop nor mislead a crawl, checked against a small scripted HTTP server
 (the emulator has no blocked repositories or revoked tokens): a repository blocked with 403, an HTML page where the
 API should be, GitHub's transient GraphQL timeouts, a revoked token in a pool, and backoff after the last try."""
 
