@@ -24,7 +24,8 @@ import psutil  # noqa: E402
 import pyarrow as pa  # noqa: E402
 
 from aac.processing.dedupe import NearDupConfig  # noqa: E402
-from aac.processing.pipeline import ProcessConfig, StepStat, artifacts_from_records, run  # noqa: E402
+from aac.processing.pipeline import ProcessConfig, StepStat, run  # noqa: E402
+from aac.processing.records import artifacts_from_records  # noqa: E402
 from aac.core.store import Corpus  # noqa: E402
 
 PAPER_N = 396_934

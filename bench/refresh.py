@@ -99,7 +99,8 @@ def crawl_bench(n: int) -> None:
 
 def process_bench(n: int) -> None:
     from aac.collectors.emulator import generate_snapshot
-    from aac.processing.pipeline import artifacts_from_records, load_records, run
+    from aac.processing.pipeline import run
+    from aac.processing.records import artifacts_from_records, load_records
 
     records = list(generate_snapshot(n, 21))
     with tempfile.TemporaryDirectory() as tmp:

@@ -18,6 +18,12 @@ def _print_process(report, console) -> None:
         rate = f"{s.rows / s.seconds:,.0f}" if s.seconds > 0 else "-"
         t.add_row(s.name, f"{s.rows:,}", f"{s.seconds:.1f}", rate, f"{s.peak_rss_mb:,.0f}")
     console.print(t)
+    counts = Table(title="processing steps (this run's rows; reused rows skip the row steps)")
+    for col in ("step", "rows", "dropped", "errors", "seconds"):
+        counts.add_column(col, justify="right" if col != "step" else "left")
+    for c in report.step_counts:
+        counts.add_row(c.name, f"{c.rows:,}", f"{c.dropped:,}", f"{c.errors:,}", f"{c.seconds:.2f}")
+    console.print(counts)
     console.print(f"artifacts {report.artifacts:,}: kept {report.kept:,}, private {report.private:,}, "
                   f"dropped {report.dropped:,}; items {report.items:,}")
     console.print(f"pass 1 ran on {report.processed:,} artifacts ({report.reused:,} unchanged, reused); "

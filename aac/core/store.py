@@ -425,7 +425,7 @@ class DamagedPart(OSError):
 
 
 # Tables a rerun rebuilds whole once a damaged part is moved away: ``aac process`` derives them (raw rows it
-# lost are taken from the processed ``artifacts`` as the baseline, see aac.processing.pipeline.stage_raw).
+# lost are taken from the processed ``artifacts`` as the baseline, see aac.processing.staging.stage_raw).
 REWRITTEN_BY = {"artifacts": "aac process", "items": "aac process", "process_stage": "aac process",
                 "raw_artifacts": "aac process"}
 

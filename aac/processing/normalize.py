@@ -4,19 +4,8 @@ Why a vocabulary: drop reasons are data (``artifacts.drop_reason``) that analyst
 and stable. Normalisation fixes (BOM, CRLF, replaced bytes, malformed front matter) are kept too, in
 ``artifacts.input_fixes``, so nothing is changed silently.
 
-Drop reasons (whole pipeline; this module produces the first five):
-
-``empty``            no content, or whitespace only
-``binary``           NUL bytes or a high ratio of control characters
-``invalid_utf8``     decoding needed replacement characters for more than ``MAX_REPLACED_RATIO`` of the text
-``too_large``        more than ``MAX_BYTES`` (GitHub's code-search index limit, 384 KB)
-``symlink``          the file is a symbolic link: GitHub serves a link's target path as its content (a
-                     ``CLAUDE.md`` linked to ``AGENTS.md`` reads "AGENTS.md", with no newline)
-``exact_duplicate``  same normalised content as a canonical copy elsewhere (see dedupe.py)
-``license:<spdx>``   not under a permissive licence (``license:none``, ``license:unknown``, ``license:GPL-3.0``, ...)
-``not_an_agent_file`` the path matches no known agent platform (set by the crawler or here)
-``content_unavailable`` the crawler could not fetch the file (set by the crawler)
-``processing_error`` a step raised on the file (a bug; logged with repo and path): the run goes on without it
+Drop reasons: :class:`aac.core.drop_reasons.DropReason` (this module produces ``empty``, ``binary``,
+``invalid_utf8``, ``too_large`` and ``symlink``).
 """
 
 from __future__ import annotations
@@ -26,17 +15,13 @@ from dataclasses import dataclass, field
 
 import yaml
 
+from aac.core.drop_reasons import DropReason
 from aac.core.segment import SAFE_LOADER
 
 MAX_BYTES = 384 * 1024
 MAX_CONTROL_RATIO = 0.10  # share of control characters (besides \t \n \r \f \v \b) that makes a file binary
 MAX_REPLACED_RATIO = 0.01  # share of U+FFFD replacements above which the text is too damaged to keep
 BINARY_PROBE = 8192
-
-DROP_REASONS: tuple[str, ...] = (
-    "empty", "binary", "invalid_utf8", "too_large", "symlink", "exact_duplicate", "license:<spdx>",
-    "not_an_agent_file", "content_unavailable",
-)
 
 # A symbolic link's blob: one relative path, no whitespace, no newline (git stores no trailing one). "@AGENTS.md"
 # is Claude's import syntax, written by hand: an instruction, kept.
@@ -55,7 +40,7 @@ class Normalized:
     """The decoded, normalised text (None when dropped), the drop reason, and the fixes applied."""
 
     text: str | None
-    drop_reason: str | None = None
+    drop_reason: DropReason | None = None
     fixes: tuple[str, ...] = field(default_factory=tuple)
 
     @property
@@ -107,19 +92,19 @@ def normalize(raw: bytes | str | None, max_bytes: int = MAX_BYTES) -> Normalized
     fix ``front_matter_invalid`` so the segmenter treats the block as text.
     """
     if raw is None:
-        return Normalized(None, "empty")
+        return Normalized(None, DropReason.EMPTY)
     fixes: list[str] = []
     if isinstance(raw, (bytes, bytearray, memoryview)):
         raw = bytes(raw)
         if len(raw) > max_bytes:
-            return Normalized(None, "too_large")
+            return Normalized(None, DropReason.TOO_LARGE)
         if b"\x00" in raw[:BINARY_PROBE] and not (raw.startswith(b"\xff\xfe") or raw.startswith(b"\xfe\xff")):
-            return Normalized(None, "binary")
+            return Normalized(None, DropReason.BINARY)
         text, fixes = _decode(raw)
     else:
         text = raw
         if len(text) > max_bytes or len(text.encode("utf-8", errors="replace")) > max_bytes:
-            return Normalized(None, "too_large")
+            return Normalized(None, DropReason.TOO_LARGE)
         if "\ufffd" in text:
             fixes.append("replaced_invalid_utf8")
     if _SURROGATE.search(text):  # lone surrogates (surrogateescape-decoded bytes) cannot be stored as UTF-8
@@ -127,9 +112,9 @@ def normalize(raw: bytes | str | None, max_bytes: int = MAX_BYTES) -> Normalized
         if "replaced_invalid_utf8" not in fixes:
             fixes.append("replaced_invalid_utf8")
     if _looks_binary(text[:BINARY_PROBE]):
-        return Normalized(None, "binary", tuple(fixes))
+        return Normalized(None, DropReason.BINARY, tuple(fixes))
     if "replaced_invalid_utf8" in fixes and text and text.count("\ufffd") / len(text) > MAX_REPLACED_RATIO:
-        return Normalized(None, "invalid_utf8", tuple(fixes))
+        return Normalized(None, DropReason.INVALID_UTF8, tuple(fixes))
     if text.startswith("\ufeff"):
         text = text.lstrip("\ufeff")
         fixes.append("bom")
@@ -137,9 +122,9 @@ def normalize(raw: bytes | str | None, max_bytes: int = MAX_BYTES) -> Normalized
         text = text.replace("\r\n", "\n").replace("\r", "\n")
         fixes.append("newlines")
     if not text.strip():
-        return Normalized(None, "empty", tuple(fixes))
+        return Normalized(None, DropReason.EMPTY, tuple(fixes))
     if len(text) <= MAX_LINK_BYTES and _LINK_TARGET.fullmatch(text) and _LINK_NAME.search(text):
-        return Normalized(None, "symlink", tuple(fixes))
+        return Normalized(None, DropReason.SYMLINK, tuple(fixes))
     if front_matter_ok(text) is False:
         fixes.append("front_matter_invalid")
     return Normalized(text, None, tuple(fixes))

@@ -30,7 +30,7 @@ from aac.core.store import Corpus
 # A processor turns raw crawled artifact rows into processed tables: {"artifacts": ..., "items": ...}.
 Processor = Callable[[pa.Table], dict[str, pa.Table]]
 
-# Statuses the processing step takes as input (aac.processing.pipeline.INPUT_STATUSES): a refresh without its own
+# Statuses the processing step takes as input (aac.processing.staging.INPUT_STATUSES): a refresh without its own
 # processor leaves new/changed rows as freshly "collected" and vanished ones as "removed" for `aac process`.
 PENDING = "collected"
 REMOVED = "removed"

@@ -24,7 +24,8 @@ import pytest
 from typer.testing import CliRunner
 
 from aac.cli import app
-from aac.processing.pipeline import ProcessConfig, load_records, run
+from aac.processing.pipeline import ProcessConfig, run
+from aac.processing.records import load_records
 from aac.core.store import Corpus
 
 pytestmark = pytest.mark.slow

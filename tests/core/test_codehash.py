@@ -55,11 +55,11 @@ def test_digest_includes_library_versions(fixture_package):
 
 
 def test_processing_digests_cover_the_step_modules_but_not_the_classifiers():
-    from aac.processing import pipeline
+    from aac.processing import steps
 
-    stage = codehash.module_closure(pipeline.PASS1_MODULES)
+    stage = codehash.module_closure(s.__module__ for s in steps.ROW_STEPS)
     assert {"aac.processing.secrets", "aac.processing.tagging", "aac.core.platforms"} <= set(stage)
-    items = codehash.module_closure(pipeline.ITEMS_MODULES, exclude=["aac.classifiers"])
+    items = codehash.module_closure(["aac.processing.steps.items", "aac.processing.items"], exclude=["aac.classifiers"])
     assert {"aac.core.segment", "aac.core.scope", "aac.core.tokens"} <= set(items)
     assert not any(m.startswith("aac.classifiers") for m in items)
 

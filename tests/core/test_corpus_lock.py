@@ -145,7 +145,7 @@ def test_two_processes_started_together_both_wait_then_finish_with_the_tables_of
     """The reported race (two `aac process` 1 s apart corrupt each other): each waits for the lock instead."""
     from aac.collectors.emulator import generate_snapshot
     from aac.core.corpus_lock import corpus_lock
-    from aac.processing.pipeline import load_records
+    from aac.processing.records import load_records
 
     corpus = Corpus(tmp_path / "c")
     load_records(corpus, list(generate_snapshot(40, 3)))

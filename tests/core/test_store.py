@@ -172,7 +172,7 @@ def _flip_middle(path: Path) -> None:
 
 def test_a_damaged_part_error_names_the_file_and_the_rerun_that_rewrites_it(tmp_path):
     """Issue 27 item 13: `OSError: Received invalid number of bytes (corrupt data page?)` named no file."""
-    from aac.processing.pipeline import artifacts_from_records
+    from aac.processing.records import artifacts_from_records
     from aac.core.store import DamagedPart
 
     c = Corpus(tmp_path / "c")

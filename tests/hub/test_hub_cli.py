@@ -131,7 +131,8 @@ def test_publish_refuses_a_non_empty_folder_it_did_not_write_and_force_overwrite
 
 def test_raw_artifacts_is_announced_and_never_copied_into_the_publish_folder(tmp_path):
     """Issue 27 item 6: raw_artifacts keeps contents unredacted; publish says so and never writes it out."""
-    from aac.processing.pipeline import load_records, run
+    from aac.processing.pipeline import run
+    from aac.processing.records import load_records
 
     leak = "AKIA" + "Q7PLANTEDRAWKEY1"
     corpus = Corpus(tmp_path / "c")

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from aac.jobs.process import ProcessOptions, process
-from aac.processing.pipeline import load_records
+from aac.processing.records import load_records
 from aac.core.store import Corpus
 
 
@@ -19,6 +19,11 @@ def test_the_process_job_runs_the_pipeline_and_reports_a_json_able_dict(tmp_path
     d = process(ProcessOptions(corpus.root)).to_dict()
     assert (d["artifacts"], d["kept"]) == (2, 1) and d["items"] >= 1
     assert {s["name"] for s in d["steps"]} and json.loads(json.dumps(d)) == d
+    from aac.flows.process import step_count_rows
+
+    rows = {r["step"]: r for r in step_count_rows(d)}  # the flow's per-step table artifact
+    assert list(rows)[:3] == ["platform", "normalize", "agent_file"] and rows["dedupe"]["rows"] == 2
+    assert rows["license"]["rows"] == 2 and all(r["errors"] == 0 for r in rows.values())
 
 
 def test_an_unknown_classifier_fails_before_any_work(tmp_path):

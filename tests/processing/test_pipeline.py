@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 from aac.core.ids import artifact_id
 from aac.processing.dedupe import NearDupConfig
-from aac.processing.pipeline import ProcessConfig, artifacts_from_records, load_records, run
+from aac.processing.pipeline import ProcessConfig, run
+from aac.processing.records import artifacts_from_records, load_records
 from aac.core.store import Corpus
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -209,22 +210,22 @@ def _classify_workers_seen(_: int) -> str | None:
 
 
 def test_process_workers_keep_the_classifier_in_one_process_each():
-    from aac.processing.pipeline import ordered_map
+    from aac.processing.workers import ordered_map
 
     assert list(ordered_map(_classify_workers_seen, range(3), workers=2)) == ["1", "1", "1"]
 
 
 def test_a_step_that_raises_on_one_file_drops_that_file_with_a_reason(tmp_path, monkeypatch, caplog):
-    from aac.processing import pipeline
+    from aac.processing import tagging
 
-    real = pipeline.tagging.tag
+    real = tagging.tag
 
     def failing(repo, path, text):
         if path == "CLAUDE.md" and repo == "o/bad":
             raise RuntimeError("tagger bug: sk-secretvalue")
         return real(repo, path, text)
 
-    monkeypatch.setattr(pipeline.tagging, "tag", failing)
+    monkeypatch.setattr(tagging, "tag", failing)
     corpus = Corpus(tmp_path)
     load_records(corpus, [{"repo": "o/bad", "path": "CLAUDE.md", "content": "- Never push to main.\n", "license_spdx": "MIT"},
                           {"repo": "o/good", "path": "CLAUDE.md", "content": "- Run the tests.\n", "license_spdx": "MIT"}])

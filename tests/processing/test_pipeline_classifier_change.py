@@ -13,7 +13,8 @@ from aac.classifiers.regex import RegexClassifier
 from aac.classifiers.trained import TrainedClassifier, shipped_model_path
 from aac.collectors.emulator import generate_snapshot
 from aac.processing import item_record
-from aac.processing.pipeline import ProcessConfig, load_records, run
+from aac.processing.pipeline import ProcessConfig, run
+from aac.processing.records import load_records
 from aac.core.store import Corpus
 
 N = 80
@@ -95,7 +96,7 @@ def test_a_retrained_model_changes_the_fingerprint_and_the_stored_types_follow_i
 
 
 def test_a_refresh_and_a_model_change_together_itemise_the_changed_file_and_retype_the_rest(tmp_path, records):
-    from aac.processing.pipeline import artifacts_from_records
+    from aac.processing.records import artifacts_from_records
     from aac.refresh.versioning import apply_refresh
 
     c = Corpus(tmp_path / "c")
@@ -206,7 +207,7 @@ def test_aac_refresh_with_no_changed_file_still_retypes_after_a_model_change(tmp
     from aac.classifiers.trained import MODEL_ENV
     from aac.cli import app
     from aac.processing.items import _default_classifier
-    from aac.processing.pipeline import artifacts_from_records
+    from aac.processing.records import artifacts_from_records
 
     crawled, repos = artifacts_from_records(records)
     incoming = Corpus(tmp_path / "in")

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from aac.collectors.emulator import generate_snapshot
-from aac.processing import pipeline
-from aac.processing.pipeline import ProcessConfig, load_records, processing_outdated, run
+from aac.processing.steps.items import Itemise
+from aac.processing.steps.tags import Tag
+from aac.processing.pipeline import ProcessConfig, processing_outdated, run
+from aac.processing.records import load_records
 from aac.core.store import Corpus
 
 
@@ -25,10 +27,10 @@ def test_nothing_is_outdated_after_a_run_and_a_rerun_reuses_everything(tmp_path)
     assert again.items_reused == first.items_itemised and again.items_itemised == 0
 
 
-def test_a_pass1_code_change_reruns_pass1_for_every_row(tmp_path, monkeypatch):
+def test_a_row_step_code_change_reruns_pass1_for_every_row(tmp_path, monkeypatch):
     corpus, records, first = _processed(tmp_path)
     items_before = corpus.read("items").sort_by("item_id").to_pylist()
-    monkeypatch.setattr(pipeline, "stage_code", lambda: "changed-pass-1")
+    monkeypatch.setattr(Tag, "code", lambda self: "changed-tagging-code")
     assert processing_outdated(corpus)
     again = run(corpus)
     assert again.processed == len(records) and again.reused == 0
@@ -39,7 +41,7 @@ def test_a_pass1_code_change_reruns_pass1_for_every_row(tmp_path, monkeypatch):
 
 def test_a_segmentation_code_change_remakes_the_items_but_keeps_pass1(tmp_path, monkeypatch):
     corpus, records, first = _processed(tmp_path)
-    monkeypatch.setattr(pipeline, "items_code", lambda: "changed-segmentation")
+    monkeypatch.setattr(Itemise, "code", lambda self: "changed-segmentation")
     assert processing_outdated(corpus)
     again = run(corpus)
     assert again.processed == 0 and again.reused == len(records)

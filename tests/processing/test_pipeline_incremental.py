@@ -6,7 +6,8 @@ from __future__ import annotations
 import pyarrow as pa
 
 from aac.collectors.emulator import generate_snapshot
-from aac.processing.pipeline import ProcessConfig, artifacts_from_records, load_records, run
+from aac.processing.pipeline import ProcessConfig, run
+from aac.processing.records import artifacts_from_records, load_records
 from aac.refresh.versioning import apply_refresh
 from aac.core.store import Corpus
 

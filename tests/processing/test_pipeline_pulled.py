@@ -12,7 +12,8 @@ import pytest
 from aac.collectors.emulator import generate_snapshot
 from aac.hub.publish import build_hub_folder
 from aac.hub.pull import install_snapshot
-from aac.processing.pipeline import load_records, run
+from aac.processing.pipeline import run
+from aac.processing.records import load_records
 from aac.refresh.versioning import merge_incoming
 from aac.core.store import Corpus
 
