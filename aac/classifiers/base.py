@@ -26,6 +26,7 @@ class ItemInput:
     section: tuple[str, ...] = ()
     kind: str = "paragraph"
     authority: str = "user"
+    lead_in: str = ""  # the paragraph that introduces the item's list ("Never:"), see aac.classifiers.context
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,9 @@ class Prediction:
     confidence: float
     abstained: bool = False
     source: str = ""  # which classifier (or cascade stage) decided
+    # the hard-lane decision (verbatim in TypeCompact, replicated by decompose, pinned by retrieve); None: the
+    # classifier has no hard-lane operating point, and an item is in the hard lane when it is typed C (in_hard_lane)
+    hard_lane: bool | None = None
 
     def as_dict(self) -> dict[str, float]:
         return dict(zip(TYPES, self.proba))
@@ -78,6 +82,11 @@ REGISTRY: dict[str, str] = {
 }
 NO_LLM: tuple[str, ...] = ("regex", "encoder", "trained", "cascade")
 DEFAULT = "trained"
+
+
+def in_hard_lane(prediction: Prediction) -> bool:
+    """The one hard-lane decision every consumer reads: the classifier's own, else "typed C"."""
+    return prediction.hard_lane if prediction.hard_lane is not None else prediction.label == "C"
 
 
 def failed(prediction: Prediction) -> bool:

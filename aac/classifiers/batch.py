@@ -8,7 +8,8 @@ from typing import Callable, Iterator
 
 import pyarrow as pa
 
-from aac.classifiers.base import Classifier, ItemInput, Prediction, failed
+from aac.classifiers.base import Classifier, ItemInput, Prediction, failed, in_hard_lane
+from aac.classifiers.context import with_lead_ins
 from aac.core.jsonsafe import finite
 from aac.core.labels import TYPES
 
@@ -28,12 +29,13 @@ def _item(row: dict) -> ItemInput:
     if isinstance(section, str):
         section = (section,)
     return ItemInput(str(row["text"]), tuple(str(s) for s in section), str(row.get("kind") or "paragraph"),
-                     str(row.get("authority") or "user"))
+                     str(row.get("authority") or "user"), str(row.get("lead_in") or ""))
 
 
 def prediction_fields(p: Prediction) -> dict:
     return {"type": p.label, "proba": dict(zip(TYPES, rounded_distribution(p.proba))),
-            "confidence": round(p.confidence, 4), "abstained": p.abstained, "classifier": p.source}
+            "confidence": round(p.confidence, 4), "abstained": p.abstained, "hard_lane": in_hard_lane(p),
+            "classifier": p.source}
 
 
 def rounded_distribution(proba, places: int = 4) -> list[float]:
@@ -116,20 +118,24 @@ def classify_jsonl(clf: Classifier, src: str | Path, dst: str | Path) -> dict[st
 
 
 def retype_batch(clf: Classifier, batch: pa.RecordBatch | pa.Table) -> pa.Table:
-    """Items rows with ``type``, ``type_proba``, ``classifier``, ``confidence``, ``abstained`` (re)computed."""
+    """Items rows with ``type``, ``type_proba``, ``classifier``, ``confidence``, ``abstained``, ``hard_lane``
+    (re)computed."""
     table = pa.Table.from_batches([batch]) if isinstance(batch, pa.RecordBatch) else batch
     cols = table.to_pydict()
     n = table.num_rows
     get = lambda name: cols.get(name) or [None] * n  # noqa: E731
     items = [ItemInput(t or "", tuple(s or ()), k or "paragraph", a or "user")
              for t, s, k, a in zip(get("text"), get("section_path"), get("kind"), get("authority"))]
-    preds = clf.predict(items)
+    # rows come in file order (artifact, ordinal), as itemize wrote them: the same lead-ins as at processing time
+    # (a file split across two batches loses the lead-in of its first list items in the second)
+    preds = clf.predict(with_lead_ins(items, get("artifact_id")))
     updates = {
         "type": pa.array([p.label for p in preds], pa.string()),
         "type_proba": pa.array([list(p.proba) for p in preds], pa.list_(pa.float32(), 5)),
         "classifier": pa.array([p.source or clf.name for p in preds], pa.string()),  # as itemize writes it
         "confidence": pa.array([p.confidence for p in preds], pa.float32()),
         "abstained": pa.array([p.abstained for p in preds], pa.bool_()),
+        "hard_lane": pa.array([in_hard_lane(p) for p in preds], pa.bool_()),
     }
     for name, arr in updates.items():
         if name in table.column_names:

@@ -124,6 +124,12 @@ EPISODIC_SECTION = _c(r"\b(status|changelog|history|progress|todo|roadmap|done|c
 BELIEF_SECTION = _c(r"\b(architecture|overview|structure|stack|tech\w*|project|context|about|directory|layout|"
                     r"modules?|components?|reference|glossary|domain|background|data\s+model)\b")
 
+from aac.classifiers import lexicons as _lex  # noqa: E402  (other languages' words of the same families)
+
+PROHIBIT = _c(PROHIBIT.pattern + "|" + _lex.TEXT["prohibit"])
+MODAL_MUST = _c(MODAL_MUST.pattern + "|" + _lex.TEXT["must"])
+SAFETY_SECTION = _c(SAFETY_SECTION.pattern + "|" + _lex.SECTION["safe"])
+
 # Families made of words and two-word phrases: the featurizer tests them per word / word pair (memoised), which
 # is what keeps the default classifier above 10,000 items/s; phrase-shaped families run on the whole text.
 WORD_CUES: tuple[tuple[str, re.Pattern], ...] = (

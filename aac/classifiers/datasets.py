@@ -6,6 +6,7 @@ hold out whole groups and report figures that say something about unseen reposit
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass, field
 from importlib import resources
@@ -83,12 +84,136 @@ def heldout_own() -> list[Labelled]:
             for i, r in enumerate(rows)]
 
 
-def load_gold(path: str | Path) -> list[Labelled]:
-    """gold_dev.jsonl format: id, repo, section, kind, text, label (adjudicated)."""
+def load_gold(path: str | Path, holdout: frozenset[str] | None = None) -> list[Labelled]:
+    """gold_dev.jsonl / gold_train.jsonl format: id, repo, path, platform, section, kind, text, label (adjudicated),
+    label_a / label_b (the two annotators), and for gold_train ``sample`` (how the item was drawn, see
+    :func:`prevalence_weights`). Items of a repository in ``holdout`` (sha256 of lower-case owner/name) are left
+    out: the hidden evaluation sets must never be trained or tuned on."""
+    rows = _read_jsonl(path)
     return [Labelled(item_from_row(_with_text(r, f"{path}:{i + 1}")), _label(r, f"{path}:{i + 1}"),
                      group=str(r.get("repo", "")),
-                     source="gold", extra={"id": r.get("id"), "label_a": r.get("label_a"), "label_b": r.get("label_b")})
-            for i, r in enumerate(_read_jsonl(path))]
+                     source="gold", extra={"id": r.get("id"), "label_a": r.get("label_a"), "label_b": r.get("label_b"),
+                                           "sample": r.get("sample") or "natural", "platform": r.get("platform") or "",
+                                           "file": Path(path).name, "path": r.get("path"), "line": r.get("line")})
+            for i, r in enumerate(rows) if not (holdout and repo_digest(str(r.get("repo", ""))) in holdout)]
+
+
+def repo_digest(repo: str) -> str:
+    """sha256 of the lower-case ``owner/name``: how holdout_repos.sha256 names a repository."""
+    return hashlib.sha256(repo.strip().lower().encode("utf-8")).hexdigest()
+
+
+def load_holdout(path: str | Path | None = None) -> frozenset[str]:
+    """The digests of the hidden evaluation repositories (empty when the file is absent: nothing to leave out)."""
+    if path is None:
+        from aac.classifiers.paths import shared_data
+
+        path = shared_data() / "holdout_repos.sha256"
+    p = Path(path)
+    if not p.exists():
+        return frozenset()
+    return frozenset(line.strip().lower() for line in p.read_text(encoding="utf-8").splitlines() if line.strip())
+
+
+GOLD_FILES = ("gold_dev.jsonl", "gold_train.jsonl")
+
+
+def load_union(data_dir: str | Path | None = None) -> list[Labelled]:
+    """Every real labelled item: gold_dev + gold_train (4,400 items of 248 repositories), holdout repositories out.
+
+    One repository's items share a group across both files, so grouped folds hold the whole repository out.
+    """
+    from aac.classifiers.paths import shared_data
+
+    base = Path(data_dir) if data_dir else shared_data()
+    holdout = load_holdout(base / "holdout_repos.sha256")
+    out: list[Labelled] = []
+    for name in GOLD_FILES:
+        if (base / name).exists():
+            out.extend(load_gold(base / name, holdout))
+    return attach_lead_ins(out, [base / f for f in CONFIG_FILES])
+
+
+CONFIG_FILES = ("agent_configs_train.jsonl", "agent_configs_sample.jsonl")
+
+
+def attach_lead_ins(data: list[Labelled], config_paths: list[Path]) -> list[Labelled]:
+    """Gold items with the lead-in of their list (:mod:`aac.classifiers.context`), read from their source file (the
+    real files the gold items were drawn from, found by repository, path and line) as the pipeline sees it."""
+    from dataclasses import replace
+
+    from aac.classifiers.context import with_lead_ins
+    from aac.core.segment import segment
+
+    wanted = {(d.group, d.extra.get("path")) for d in data if d.extra.get("line") is not None}
+    leads: dict[tuple, str] = {}
+    for p in config_paths:
+        if not Path(p).exists():
+            continue
+        for r in _read_jsonl(p):
+            key = (r.get("repo"), r.get("path"))
+            if key not in wanted:
+                continue
+            wanted.discard(key)
+            segs = segment(str(r.get("content", "")), str(r.get("path", "")))
+            items = with_lead_ins([ItemInput(x.text, tuple(x.section_path), x.kind) for x in segs])
+            for x, it in zip(segs, items):
+                if it.lead_in:
+                    leads[(*key, x.line)] = it.lead_in
+    return [replace(d, item=replace(d.item, lead_in=leads[k]))
+            if (k := (d.group, d.extra.get("path"), d.extra.get("line"))) in leads else d for d in data]
+
+
+NATURAL_SAMPLES = ("natural", "natural2")
+
+
+def prevalence_weights(data: list[Labelled]) -> list[float]:
+    """Per-item weights that undo the over-sampling of constraints in gold_train's non-natural samples.
+
+    gold_dev and gold_train's ``natural`` / ``natural2`` samples are plain samples of items (about 6 % C);
+    ``enriched`` / ``enriched2`` were drawn by a rule-cue regex (23-30 % C) and ``non_english`` by script. Within each
+    non-natural sample the C and non-C items are reweighted to the natural C share (a prior-shift correction), so
+    prevalence-dependent figures (precision, F1, the hard lane's share of items) estimate what a plain sample of
+    items would give. Items of other sources (phrasing, own examples) weigh 1.
+    """
+    def sample_of(d: Labelled) -> str | None:
+        return d.extra.get("sample") if d.source == "gold" else None
+
+    nat = [d for d in data if sample_of(d) in NATURAL_SAMPLES]
+    if not nat:
+        return [1.0] * len(data)
+    p_nat = sum(d.label == "C" for d in nat) / len(nat)
+    share: dict[str, float] = {}
+    for s in {sample_of(d) for d in data} - {None, *NATURAL_SAMPLES}:
+        members = [d for d in data if sample_of(d) == s]
+        share[s] = sum(d.label == "C" for d in members) / len(members)
+    out = []
+    for d in data:
+        s = sample_of(d)
+        if s is None or s in NATURAL_SAMPLES or s not in share or share[s] in (0.0, 1.0):
+            out.append(1.0)
+        elif d.label == "C":
+            out.append(p_nat / share[s])
+        else:
+            out.append((1 - p_nat) / (1 - share[s]))
+    return out
+
+
+def load_multilingual_phrasing() -> list[Labelled]:
+    """The package's multilingual phrasing set (``data/phrasing_multilingual.jsonl``): phrasing_dev's 20 rules in
+    four forms written anew in Spanish, Portuguese, Russian, Chinese and Japanese, plus distractors (12 per
+    language). Grouped by rule id (``r061`` ...), shared with phrasing_dev, so a fold holds a rule out in every
+    language at once."""
+    text = resources.files("aac.classifiers").joinpath("data/phrasing_multilingual.jsonl").read_text(encoding="utf-8")
+    out = []
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        r = json.loads(line)
+        out.append(Labelled(item_from_row(r), _label(r, f"phrasing_multilingual.jsonl:{n}"),
+                            group=str(r.get("rule_id") or r["id"]), form=r.get("form"), source="phrasing",
+                            extra={"id": r["id"], "lang": r.get("lang")}))
+    return out
 
 
 def load_phrasing(path: str | Path) -> list[Labelled]:
@@ -138,8 +263,11 @@ def load_annotated(labels_path: str | Path, sample_path: str | Path,
     for r in _read_jsonl(sample_path):
         key = (r.get("repo"), r.get("path"))
         if key in wanted:
-            found[key] = {annotated_item_id(s.text): ItemInput(text=s.text, section=tuple(s.section_path), kind=s.kind)
-                          for s in segment(str(r.get("content", "")), str(r.get("path", "")))}
+            from aac.classifiers.context import with_lead_ins
+
+            items = with_lead_ins([ItemInput(text=s.text, section=tuple(s.section_path), kind=s.kind)
+                                   for s in segment(str(r.get("content", "")), str(r.get("path", "")))])
+            found[key] = {annotated_item_id(it.text): it for it in items}
     out, missing = [], []
     for n, r in enumerate(rows, 1):
         item = found.get((r.get("repo"), r.get("path")), {}).get(r.get("id"))

@@ -281,7 +281,7 @@ def featurize_two_stage(items: Sequence[ItemInput], n_features: int = N_FEATURES
         ids, risk_ids, words, shape, risk_shape = part
         if words_out is not None:
             words_out.append(words)
-        sec_ids, sec_risk_ids = _section_ids(_nearest(item.section), shape, risk_shape, mask)
+        sec_ids, sec_risk_ids = _section_ids(tuple(item.section), shape, risk_shape, mask, item.lead_in)
         a = set(ids)
         a.update(sec_ids)
         both = a.union(risk_ids)
@@ -318,12 +318,14 @@ def _text_ids(key: tuple[str, bool, int]) -> tuple:
     return part
 
 
-def _section_ids(section: tuple[str, ...], shape: tuple, risk_shape: tuple, mask: int) -> tuple:
-    """Hashed heading features of both stages for a text of this shape, memoised."""
-    key = (section, shape, risk_shape, mask)
+def _section_ids(section: tuple[str, ...], shape: tuple, risk_shape: tuple, mask: int, lead_in: str = "") -> tuple:
+    """Hashed heading features of both stages for a text of this shape, memoised (``section``: the whole path; the
+    type stage reads its two nearest headings, the constraint stage those and the governing ones above)."""
+    key = (section, shape, risk_shape, mask, lead_in)
     hit = _SECTION_IDS.get(key)
     if hit is None:
-        hit = (_hashed(section_part(section, shape), mask), _hashed(risk_section_tokens(section, risk_shape), mask))
+        hit = (_hashed(section_part(_nearest(section), shape), mask),
+               _hashed(risk_section_tokens(section, risk_shape, lead_in), mask))
         if len(_SECTION_IDS) >= 100_000:
             _SECTION_IDS.clear()
         _SECTION_IDS[key] = hit

@@ -26,7 +26,7 @@ from aac.classifiers.parallel import score_rows
 C_INDEX = TYPES.index("C")
 # Bump when featurisation (features.py, risk.py, clusters.py) or the decision rule below changes its output for the
 # same model: it is part of the classifiers' fingerprints, so stored item types are recomputed (``aac process``).
-CODE_VERSION = 1
+CODE_VERSION = 2  # 2: multilingual lexicons, governing headings, the hard-lane decision
 
 
 @dataclass
@@ -40,6 +40,9 @@ class LinearModel:
     c_weights: np.ndarray | None = None  # (n_features,) weights of the constraint stage (two-stage models)
     c_bias: float = 0.0
     c_dense: np.ndarray | None = None  # (dims,) constraint-stage weights of the item's mean word vector (word_vectors.py)
+    # hard-lane operating point on the same constraint risk (P(C) x authority), chosen by grouped CV so the hard
+    # lane catches >= 95 % of gold constraints; None (older models): the hard lane is the C decision
+    hard_threshold: float | None = None
 
     def save(self, path: str | Path) -> Path:
         path = Path(path)
@@ -49,6 +52,8 @@ class LinearModel:
             extra.update(c_weights=self.c_weights.astype(np.float16), c_bias=np.float32(self.c_bias))
         if self.c_dense is not None:
             extra.update(c_dense=self.c_dense.astype(np.float32))
+        if self.hard_threshold is not None:
+            extra.update(hard_threshold=np.float32(self.hard_threshold))
         np.savez_compressed(path, weights=self.weights.astype(np.float16), bias=self.bias.astype(np.float32),
                             c_threshold=np.float32(self.c_threshold), n_features=np.int64(self.n_features),
                             meta=np.array(self.meta), **extra)
@@ -66,7 +71,8 @@ class LinearModel:
             return cls(z["weights"].astype(np.float32), z["bias"], float(z["c_threshold"]), int(z["n_features"]),
                        str(z["meta"]), clusters, z["c_weights"].astype(np.float32) if two else None,
                        float(z["c_bias"]) if two else 0.0,
-                       z["c_dense"].astype(np.float32) if "c_dense" in z.files else None)
+                       z["c_dense"].astype(np.float32) if "c_dense" in z.files else None,
+                       float(z["hard_threshold"]) if "hard_threshold" in z.files else None)
 
     def digest(self) -> str:
         """sha256 of every array and number that predictions read (not of the .npz bytes: zip headers vary)."""
@@ -77,6 +83,8 @@ class LinearModel:
             arrays["c_weights"] = self.c_weights
         if self.c_dense is not None:
             arrays["c_dense"] = self.c_dense
+        if self.hard_threshold is not None:
+            arrays["hard_threshold"] = np.float32(self.hard_threshold)
         if self.clusters is not None:
             arrays.update(self.clusters.arrays())
         for name in sorted(arrays):
@@ -84,6 +92,18 @@ class LinearModel:
             h.update(f"{name}:{a.dtype.str}:{a.shape}:".encode())
             h.update(a.tobytes())
         return h.hexdigest()
+
+    @property
+    def hard_lane_threshold(self) -> float:
+        """The hard lane's threshold on the raw constraint risk (the C threshold when the model has none)."""
+        return self.c_threshold if self.hard_threshold is None else min(self.hard_threshold, self.c_threshold)
+
+    def hard_lane_risk(self) -> float:
+        """That threshold on the rescaled P(C) that predictions report (``risk_adjust`` maps ``c_threshold`` to
+        0.5; below it the map is linear), which is what operators compare an item's stored risk with."""
+        from aac.classifiers.operating_point import rescaled
+
+        return rescaled(self.hard_threshold, self.c_threshold)
 
     def probabilities(self, items: Sequence[ItemInput]) -> np.ndarray:
         """P(type) per item, a big batch on every core (``aac.classifiers.parallel``; same numbers as one process)."""
@@ -141,10 +161,19 @@ def decide(q: np.ndarray) -> list[int]:
     return np.where(q[:, C_INDEX] >= 0.5, C_INDEX, others.argmax(axis=1)).tolist()
 
 
-def predictions(q: np.ndarray, source: str, abstain_below: float = 0.0) -> list[Prediction]:
+def predictions(q: np.ndarray, source: str, abstain_below: float = 0.0,
+                hard: Sequence[bool] | None = None) -> list[Prediction]:
+    """Predictions from rescaled probabilities; ``hard``: each item's hard-lane decision (None: not decided here)."""
     labels = decide(q)
     out = []
-    for row, k in zip(q.tolist(), labels):  # tolist: the same Python floats as float(x), without a loop per cell
+    hard = [None] * len(labels) if hard is None else [bool(h) or k == C_INDEX for h, k in zip(hard, labels)]
+    for row, k, h in zip(q.tolist(), labels, hard):  # tolist: the same Python floats as float(x), without a loop per cell
         conf = row[k]
-        out.append(Prediction(TYPES[k], tuple(row), conf, conf < abstain_below, source))
+        out.append(Prediction(TYPES[k], tuple(row), conf, conf < abstain_below, source, h))
     return out
+
+
+def hard_lane(p: np.ndarray, authority: Sequence[str], threshold: float) -> np.ndarray:
+    """The hard-lane decision per item: raw constraint risk (P(C) x authority weight) >= ``threshold``."""
+    w = np.asarray([AUTHORITY_WEIGHTS.get(a, 1.0) for a in authority], dtype=np.float64)
+    return p[:, C_INDEX] * w >= threshold

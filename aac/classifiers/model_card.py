@@ -24,9 +24,13 @@ _TWO_STAGE = ("Two stages (scikit-learn, L2, class-balanced logistic regressions
               "votes), and annotated sample items weigh `annotated_c_weight` there (1 in the type stage). It also",
               "sees the item's mean word vector in the shipped static embedding (`aac/classifiers/word_vectors.py`, 64",
               "dense columns scaled by `word_vectors`), so harms worded unlike any training item still score.",
-              "Type stage (P/B/F/E softmax, shares 1 - P(C)): the average of a logistic regression and a",
-              "multinomial naive Bayes (log feature frequencies per type, additive smoothing, uniform prior), one linear",
-              "map at prediction time, over the type features:", *_FEATURES)
+              "Type stage (P/B/F/E softmax, shares 1 - P(C)): a logistic regression (optionally averaged with a",
+              "multinomial naive Bayes, `nb_blend`), one linear map at prediction time, over the type features:",
+              *_FEATURES,
+              "Both stages read cue words of German, French, Spanish, Portuguese, Italian, Russian, Turkish, Vietnamese,",
+              "Chinese, Japanese and Korean (`aac/classifiers/lexicons.py`), and the constraint stage the families of",
+              "every heading above the two nearest (a governing \"Forbidden\" / \"禁止事项\") and of the lead-in that",
+              "introduces the item's list (\"Never:\", \"Não faça:\"; `aac/classifiers/context.py`).")
 _ONE_STAGE = ("Logistic regression (scikit-learn, L2, class-balanced, one five-way softmax) over", *_FEATURES)
 
 
@@ -70,7 +74,17 @@ def train_and_write(out_dir: str | Path, gold: Sequence[Labelled], phrasing: Seq
     out = Path(out_dir)
     path = model.save(out / "trained.npz")
     rows = [_fmt(score(TrainedClassifier(model), gold, phrasing)).replace("| trained |", "| trained (in-sample) |")]
-    if oof is not None and (gold or phrasing):
+    grouped: list[str] = []
+    union = any(d.source == "gold" and d.extra.get("file") == "gold_train.jsonl" for d in gold)
+    if oof is not None and union:  # every real labelled item: the grouped report at the model's two operating points
+        from aac.classifiers.datasets import prevalence_weights
+        from aac.classifiers.grouped_eval import grouped_report
+        from aac.classifiers.union_report import markdown_report
+
+        rep = grouped_report(data, oof, prevalence_weights(data), model.c_threshold,
+                             model.hard_lane_threshold)
+        grouped = markdown_report(rep)
+    elif oof is not None and (gold or phrasing):
         rows.append(_fmt(cross_validated(data, gold, phrasing, opts, oof)))
         if annotated:  # new items of files already in the corpus, at the shipped threshold
             rows.append(_fmt(cross_validated(data, gold, phrasing, opts, holdout="item", threshold=model.c_threshold)))
@@ -87,9 +101,10 @@ def train_and_write(out_dir: str | Path, gold: Sequence[Labelled], phrasing: Seq
         "",
         *(_TWO_STAGE if opts.two_stage else _ONE_STAGE),
         f"Weights stored as float16 ({path.stat().st_size / 1e6:.1f} MB). C decision: P(C) x authority weight",
-        f">= {model.c_threshold:.2f}, the threshold with the best F{opts.beta:g} on constraints over grouped",
-        "out-of-fold probabilities (own examples in every training fold, never scored; annotated sample items in",
-        "every fold that does not hold out their repository, never scored).",
+        f">= {model.c_threshold:.2f}, chosen on grouped out-of-fold probabilities (own examples in every training fold,",
+        "never scored; annotated sample items in every fold that does not hold out their repository, never scored):",
+        ("the best prevalence-weighted F1 on gold C; the hard lane below (Operating points)." if model.hard_threshold
+         is not None else f"the best F{opts.beta:g} on constraints."),
         *([f"P/B/F/E scores divided by the temperature {json.loads(model.meta)['type_temperature']:g}, the one with the best "
            "out-of-fold log-loss (calibrates the type shares; decisions unchanged)."]
           if "type_temperature" in json.loads(model.meta) else []),
@@ -99,6 +114,16 @@ def train_and_write(out_dir: str | Path, gold: Sequence[Labelled], phrasing: Seq
         *[f"- {src}" for src in sources],
         f"- {len(data)} items in total; options: {json.dumps(vars(opts))}",
         "",
+        *(["## Operating points", "",
+            f"- type label: C when P(C) x authority weight >= {model.c_threshold:.2f} (best prevalence-weighted F1 on "
+            "gold C over grouped out-of-fold scores);",
+            f"- hard lane: P(C) x authority weight >= {model.hard_lane_threshold:.4f}, the highest threshold at which "
+            "grouped CV catches >= 95 % of gold C; on the reported (rescaled) P(C) that is "
+            f"{model.hard_lane_risk():.4f}, the `THETA_C` that TypeCompact, decompose and retrieve read "
+            "(`aac.classifiers.operating_point.hard_lane_risk`). `aac classify --out` rows and the `items` table carry "
+            "the decision as `hard_lane`.", "",
+            "## Grouped cross-validation on every real labelled item (whole repositories held out)", "",
+            *grouped, ""] if grouped else []),
         "## Measured scores",
         "In-sample figures are on the same files the model was trained on (they overstate held-out quality);",
         "grouped cross-validation holds out whole repositories (gold) and whole rules (phrasing). The own-examples-only",

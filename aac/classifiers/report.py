@@ -24,11 +24,13 @@ def _default_path(name: str) -> Path | None:
 
 def eval_table(gold_path: Path | None, phrasing_path: Path | None, corpus: Path | None, names: Sequence[str],
                with_cv: bool, llm_base_url: str | None = None, llm_model: str | None = None,
-               console: Console | None = None, holdouts: Sequence[str] = ("repo",)) -> list[Scores]:
+               console: Console | None = None, holdouts: Sequence[str] = ("repo",), union: bool = True) -> list[Scores]:
     from aac.classifiers.base import get_classifier
     from aac.classifiers.datasets import load_annotated, load_gold, load_phrasing, own_examples, packaged_annotations
 
     console = console or plain_console(width=150)
+    # the union CV is the shipped recipe's: it runs when no other gold is named (and --union is left on)
+    union = union and gold_path is None and corpus is None and _default_path("gold_train.jsonl") is not None
     gold_path = gold_path or (None if corpus else _default_path("gold_dev.jsonl"))
     phrasing_path = phrasing_path or _default_path("phrasing_dev.jsonl")
     gold = load_gold(gold_path) if gold_path else []
@@ -50,7 +52,15 @@ def eval_table(gold_path: Path | None, phrasing_path: Path | None, corpus: Path 
             rows[-1].name = name
         except Exception as exc:  # one broken variant must not hide the others
             rows.append(Scores(name, error=str(exc).splitlines()[0][:80]))
-    if with_cv:  # the shipped recipe: the package's annotated sample items train every fold that does not hold out their repo
+    union_data = []
+    if with_cv and union:
+        from aac.classifiers.union_report import print_union_report, shipped_data, union_report
+        from aac.classifiers.training import SHIPPED_WITH_ANNOTATED
+
+        union_data = shipped_data(with_annotated=SHIPPED_WITH_ANNOTATED)
+        rep, _ = union_report(union_data)
+        print_union_report(rep, console, len({d.group for d in union_data if d.source == "gold"}))
+    if with_cv and not union_data:  # gold_dev only: the package's annotated sample items train every fold that does not hold out their repo
         sample = _default_path("agent_configs_sample.jsonl")
         annotated = load_annotated(packaged_annotations(), sample) if sample else []
         data = [*own_examples(), *annotated, *gold, *phrasing]

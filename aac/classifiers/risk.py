@@ -98,10 +98,21 @@ DOMAIN_STAKES: dict[str, str] = {
 }
 
 
-def compile_families(domain: bool = True) -> tuple[tuple[tuple[str, re.Pattern], ...], re.Pattern]:
-    """The per-word families (with or without :data:`DOMAIN_STAKES`) and one pattern any of them matches."""
-    pats = [(name, p + "|" + DOMAIN_STAKES[name] if domain and name in DOMAIN_STAKES else p)
-            for name, p in _TEXT_FAMILIES if name not in ("howto", "past")]
+def compile_families(domain: bool = True, multilingual: bool = True) -> tuple[tuple[tuple[str, re.Pattern], ...], re.Pattern]:
+    """The per-word families (with or without :data:`DOMAIN_STAKES` and the other languages' words of
+    :mod:`aac.classifiers.lexicons`) and one pattern any of them matches."""
+    from aac.classifiers import lexicons
+
+    pats = []
+    for name, p in _TEXT_FAMILIES:
+        if name in ("howto", "past"):
+            continue
+        if domain and name in DOMAIN_STAKES:
+            p += "|" + DOMAIN_STAKES[name]
+        if multilingual and name in lexicons.TEXT:
+            p += "|" + lexicons.TEXT[name]
+        pats.append((name, p))
+    pats += [(name, p) for name, p in lexicons.TEXT.items() if multilingual and name not in dict(_TEXT_FAMILIES)]
     return tuple((name, re.compile(p)) for name, p in pats), re.compile("|".join(f"(?:{p})" for _, p in pats))
 
 
@@ -117,14 +128,20 @@ _WHOLE_NEEDS = {"howto": ("then", "next", "afterwards", "finally"),
 _MARKS = (("--force", "vcs"), ("--hard", "destroy"), ("rm -rf", "destroy"), ("rm -r ", "destroy"),
           ("--no-verify", "security"), (".env", "secret"), ("cannot be undone", "destroy"),
           ("ask the user", "gate"), ("unless the user", "gate"), ("not to be", "prohibit"))
-CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
+CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")  # Hangul too: its stems carry endings
 _TOKEN_CACHE: dict[str, tuple[str, ...]] = {}
 SHOUT = re.compile(r"\b(?:IMPORTANT|CRITICAL|WARNING|NEVER|MUST|DO NOT|DON'T|ALWAYS|STOP|MANDATORY|REQUIRED|NOT|NO)\b"
                    r"|[⚠🔴🚨‼❗]")
 WORDS = re.compile(r"\w+")
 _SHOUT_HINT = re.compile(r"[A-Z]{2}|[⚠🔴🚨‼❗]")  # every SHOUT match has one: texts without it skip the search
 
-_SECTION_FAMILIES: tuple[tuple[str, re.Pattern], ...] = tuple((name, re.compile(p, re.IGNORECASE)) for name, p in (
+def _with_lexicon(name: str, p: str) -> str:
+    from aac.classifiers.lexicons import SECTION
+
+    return p + "|" + SECTION[name] if name in SECTION else p
+
+
+_SECTION_FAMILIES: tuple[tuple[str, re.Pattern], ...] = tuple((name, re.compile(_with_lexicon(name, p), re.IGNORECASE)) for name, p in (
     ("safe", r"\b(?:never|don'?ts?|do\s+not|forbidden|prohibit\w*|must\s+not|red\s+flags?|hard\s+rules?|zero\s+tolerance|"
              r"non-negotiable|security|safety|secrets?|danger\w*|no-go|guardrails?|boundar\w*|protected|critical|"
              r"stop|auto-stop|permissions?|approvals?|restrict\w*|compliance|privacy|sicherheit|seguridad|sécurité)\b"
@@ -211,7 +228,28 @@ def section_families(section: Sequence[str]) -> tuple[str, ...]:
     return hit
 
 
+GOVERNING = ("safe", "rules")  # heading families that give force to everything under them, however deep
+_GOVERNING_CACHE: dict[tuple[str, ...], tuple[str, ...]] = {}
+
+
+def governing_families(section: Sequence[str]) -> tuple[str, ...]:
+    """The force-giving families (:data:`GOVERNING`) of the headings above the two nearest ones: a rule three levels
+    under "## Forbidden" or "禁止事项" still sits in that section (memoised)."""
+    key = tuple(section[:-2])
+    if not key:
+        return ()
+    hit = _GOVERNING_CACHE.get(key)
+    if hit is None:
+        text = " ".join(key)
+        hit = tuple(name for name, p in _SECTION_FAMILIES if name in GOVERNING and p.search(text))
+        if len(_GOVERNING_CACHE) < 100_000:
+            _GOVERNING_CACHE[key] = hit
+    return hit
+
+
 def clear_cache() -> None:
+    _LEAD_CACHE.clear()
+    _GOVERNING_CACHE.clear()
     _SECTION_CACHE.clear()
     _TOKEN_CACHE.clear()
 
@@ -223,8 +261,24 @@ def _length_bucket(n: int) -> str:
 def risk_tokens(item: ItemInput, words: Sequence[str] | None = None) -> list[str]:
     """The constraint stage's symbolic features (prefixed ``r`` so they never share a hash with words)."""
     toks, shape = risk_text_tokens(item.text or "", words)
-    toks.extend(risk_section_tokens(item.section, shape))
+    toks.extend(risk_section_tokens(item.section, shape, item.lead_in))
     return toks
+
+
+_LEAD_CACHE: dict[str, tuple[str, ...]] = {}
+
+
+def lead_in_families(lead_in: str) -> tuple[str, ...]:
+    """What a list's lead-in says: its heading families (:data:`GOVERNING`, as for a governing heading) and its
+    force (``prohibit`` / ``must`` / ``stop`` / ``gate``), memoised."""
+    hit = _LEAD_CACHE.get(lead_in)
+    if hit is None:
+        heads = [name for name, p in _SECTION_FAMILIES if name in GOVERNING and p.search(lead_in)]
+        force = sorted(text_families(lead_in) & {"prohibit", "must", "stop", "gate", "shout"})
+        hit = tuple(heads) + tuple("f:" + f for f in force)
+        if len(_LEAD_CACHE) < 100_000:
+            _LEAD_CACHE[lead_in] = hit
+    return hit
 
 
 def risk_text_tokens(raw: str, words: Sequence[str] | None = None) -> tuple[list[str], tuple]:
@@ -254,8 +308,9 @@ def risk_text_tokens(raw: str, words: Sequence[str] | None = None) -> tuple[list
     return toks, (length, bool(stakes), force)
 
 
-def risk_section_tokens(section: Sequence[str], shape: tuple) -> list[str]:
-    """The heading features of :func:`risk_tokens`, crossed with the text's ``shape`` (from :func:`risk_text_tokens`)."""
+def risk_section_tokens(section: Sequence[str], shape: tuple, lead_in: str = "") -> list[str]:
+    """The heading features of :func:`risk_tokens`, crossed with the text's ``shape`` (from :func:`risk_text_tokens`);
+    a list's ``lead_in`` counts as a governing heading, and its force as force from the heading."""
     length, at_stake, force = shape
     toks = []
     for s in section_families(section):
@@ -265,4 +320,19 @@ def risk_section_tokens(section: Sequence[str], shape: tuple) -> list[str]:
             toks.append(f"rsst:{s}")
         for f in force:
             toks.append(f"rsf:{s}:{f}")
+    governing = set(governing_families(section))
+    if lead_in:
+        lead = lead_in_families(lead_in)
+        governing.update(f for f in lead if not f.startswith("f:"))
+        for f in lead:
+            if f.startswith("f:"):
+                toks.append("rl" + f)
+                toks.append(f"rllen:{f}:{length}")
+                if at_stake:
+                    toks.append(f"rlst:{f}")
+    for s in sorted(governing):
+        toks.append("rg:" + s)
+        toks.append(f"rglen:{s}:{length}")
+        if at_stake:
+            toks.append(f"rgst:{s}")
     return toks

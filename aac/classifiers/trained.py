@@ -7,28 +7,12 @@ start-up stays in the tens of milliseconds; see ``models/trained.md`` for its tr
 from __future__ import annotations
 
 import os
-from importlib import resources
-from pathlib import Path
 from typing import Sequence
 
 from aac.classifiers.base import ItemInput, Prediction, make_fingerprint
-from aac.classifiers.linear import CODE_VERSION, LinearModel, predictions, risk_adjust
-from aac.core.config import Settings
+from aac.classifiers.linear import CODE_VERSION, LinearModel, hard_lane, predictions, risk_adjust
 
-MODEL_ENV = "AAC_CLASSIFIER_MODEL"
-
-
-def shipped_model_path() -> Path:
-    return Path(str(resources.files("aac.classifiers").joinpath("models/trained.npz")))
-
-
-def model_path(path: str | os.PathLike | None = None) -> Path:
-    """Explicit path, else $AAC_CLASSIFIER_MODEL (a file or a folder from ``aac classify train``), else shipped."""
-    chosen = path or Settings.from_env().classifier_model
-    if not chosen:
-        return shipped_model_path()
-    p = Path(chosen)
-    return p / "trained.npz" if p.is_dir() else p
+from aac.classifiers.operating_point import MODEL_ENV, hard_lane_risk, model_path, shipped_model_path  # noqa: F401
 
 
 class TrainedClassifier:
@@ -57,7 +41,15 @@ class TrainedClassifier:
         p = self.model.probabilities(items)
         return risk_adjust(p, [i.authority for i in items], self.model.c_threshold)
 
+    @property
+    def hard_lane_risk(self) -> float:
+        """This model's hard-lane threshold on the reported P(C) (see :mod:`aac.classifiers.operating_point`)."""
+        return self.model.hard_lane_risk()
+
     def predict(self, items: Sequence[ItemInput]) -> list[Prediction]:
         if not items:
             return []
-        return predictions(self.risk_proba(items), self.name, self.abstain_below)
+        p = self.model.probabilities(items)
+        authority = [i.authority for i in items]
+        q = risk_adjust(p, authority, self.model.c_threshold)
+        return predictions(q, self.name, self.abstain_below, hard_lane(p, authority, self.model.hard_lane_threshold))

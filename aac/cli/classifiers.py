@@ -100,6 +100,9 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
                                              "aac/classifiers/data/annotated_sample.jsonl."),
         sample: Optional[Path] = typer.Option(None, "--sample", help="The files those labels point into "
                                               "(agent_configs_sample.jsonl format); default: the shared dev sample."),
+        union: bool = typer.Option(False, "--union", help="The shipped recipe: every real labelled item (gold_dev + "
+                                   "gold_train, holdout repositories left out), phrasing_dev, the multilingual phrasing "
+                                   "set and the package's annotated sample, from the shared data folder."),
     ) -> None:
         """Fit the `trained` model (own examples + given labels) and write it with its model card."""
         from aac.classifiers.datasets import load_annotated, load_any
@@ -134,6 +137,21 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
             sources.append(f"{path.name}: {len(data)} annotated items of {src.name} (text read from it, never stored)"
                            + (f"; {len(unmatched)} labels left out, their items no longer segmented so"
                               if unmatched else ""))
+        if union:
+            from aac.classifiers.training import SHIPPED_WITH_ANNOTATED
+            from aac.classifiers.union_report import shipped_data
+
+            data = shipped_data(with_annotated=SHIPPED_WITH_ANNOTATED)
+            golds.extend(d for d in data if d.source == "gold")
+            phrasing.extend(d for d in data if d.source == "phrasing")
+            notes.extend(d for d in data if d.source == "annotated")
+            for name in ("gold_dev.jsonl", "gold_train.jsonl"):
+                n = sum(d.extra.get("file") == name for d in golds)
+                sources.append(f"{name} ({n} items; repositories in holdout_repos.sha256 left out)")
+            sources.append(f"phrasing_dev.jsonl + data/phrasing_multilingual.jsonl ({len(phrasing)} items)")
+            if notes:
+                sources.append(f"annotated_sample.jsonl: {len(notes)} annotated items of agent_configs_sample.jsonl "
+                               "(text read from it, never stored)")
         if not golds and not phrasing and not notes:
             console.print("no labelled data given: training on the package's own examples only", style="yellow")
         path, card = train_and_write(out, golds, phrasing, sources, FitOptions(c_reg=c_reg, clusters=clusters, beta=beta,
@@ -151,6 +169,10 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
         cv: bool = typer.Option(True, "--cv/--no-cv", help="Add the trained model's grouped cross-validation row."),
         holdout: str = typer.Option("repo", "--holdout", help="What the CV folds hold out: repo (whole repositories), "
                                     "item (single gold items, their files' annotated items kept in training), or both."),
+        union: bool = typer.Option(True, "--union/--no-union", help="With --cv and no --gold/--corpus: the shipped "
+                                   "recipe's CV grouped by repository over every real labelled item (gold_dev + "
+                                   "gold_train), per language group and platform, at both operating points (slow: "
+                                   "minutes)."),
         llm_base_url: Optional[str] = typer.Option(None, "--llm-base-url"),
         llm_model: Optional[str] = typer.Option(None, "--llm-model"),
     ) -> None:
@@ -174,7 +196,7 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
         if corpus is not None and not corpus.is_dir():  # a mistyped --corpus must not score phrasing alone
             console.print(f"no corpus folder at {corpus}", style="red")
             raise typer.Exit(2)
-        if not eval_table(gold, phrasing, corpus, names, cv, llm_base_url, llm_model, holdouts=holdouts):
+        if not eval_table(gold, phrasing, corpus, names, cv, llm_base_url, llm_model, holdouts=holdouts, union=union):
             raise typer.Exit(2)  # nothing was evaluated (the reason is printed)
 
     from aac.cli.annotation import register as register_annotation

@@ -76,6 +76,7 @@ ITEMS = pa.schema(
         pa.field("classifier", pa.string()),
         pa.field("confidence", pa.float32()),
         pa.field("abstained", pa.bool_()),
+        pa.field("hard_lane", pa.bool_()),  # the classifier's hard-lane decision (constraint risk >= its hard-lane threshold)
         pa.field("scope", pa.list_(pa.string())),  # topics; "*" = global; "glob:<pattern>" = file scope
         pa.field("authority", pa.string()),
         pa.field("n_tokens", pa.int32()),

@@ -31,7 +31,12 @@ from aac.operators.verify import norm_ws, verbatim_presence
 _norm = lru_cache(maxsize=200_000)(norm_ws)
 from aac.core.tokens import ApproxBPETokenizer, count_tokens, default_tokenizer
 
-THETA_C = 0.5
+from aac.classifiers.operating_point import hard_lane_risk  # noqa: E402
+
+# The hard lane's threshold on an item's constraint risk: the default classifier's hard-lane operating point
+# (grouped CV: >= 95 % of gold constraints; its model card), so compact, decompose and retrieve agree with the
+# ``hard_lane`` column `aac classify` writes. 0.5 (the C decision) for a model without one.
+THETA_C = hard_lane_risk()
 THETA_P = 0.5
 THETA_ABSTAIN = 0.25  # an abstained item joins the hard lane when its risk is at least this (not mere fallback)
 SEPARATOR = "\n"

@@ -124,9 +124,10 @@ def _assign_topics(rows: list[dict]) -> list[dict]:
 def classify_rows(rows: list[dict], classifier) -> list[dict]:
     """Add type, type_proba, confidence, abstained from any ``aac.classifiers`` classifier."""
     from aac.classifiers import ItemInput
+    from aac.classifiers.context import with_lead_ins
 
-    preds = classifier.predict([ItemInput(r["text"], tuple(r["section_path"]), r["kind"], r.get("authority", "user"))
-                                for r in rows])
+    preds = classifier.predict(with_lead_ins([ItemInput(r["text"], tuple(r["section_path"]), r["kind"],
+                                                        r.get("authority", "user")) for r in rows]))
     for r, p in zip(rows, preds):
         r.update(type=p.label, type_proba=list(p.proba), confidence=p.confidence, abstained=p.abstained)
     return rows

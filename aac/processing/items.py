@@ -11,7 +11,8 @@ from functools import lru_cache
 from pathlib import Path
 
 from aac.classifiers import get_classifier
-from aac.classifiers.base import Classifier, ItemInput
+from aac.classifiers.base import Classifier, ItemInput, in_hard_lane
+from aac.classifiers.context import with_lead_ins
 from aac.core.ids import artifact_id as make_artifact_id
 from aac.core.ids import item_id
 from aac.core.scope import scope_of, topic_of
@@ -49,7 +50,8 @@ def _pending(artifact: str, path: str, content: str, authority: str, warnings: d
 def _rows(pending: list[tuple], classifier: Classifier) -> list[dict]:
     if not pending:
         return []
-    preds = classifier.predict([ItemInput(s.text, s.section_path, s.kind, auth) for _, s, _, auth in pending])
+    preds = classifier.predict(with_lead_ins([ItemInput(s.text, s.section_path, s.kind, auth) for _, s, _, auth in pending],
+                                             [artifact for artifact, _, _, _ in pending]))
     if len(preds) != len(pending):
         raise RuntimeError(f"classifier {classifier.name!r} returned {len(preds)} predictions for {len(pending)} items")
     rows = []
@@ -72,6 +74,7 @@ def _row(artifact: str, s: Segment, scope: tuple[str, ...], authority: str, p, c
         "classifier": p.source or classifier.name,
         "confidence": float(p.confidence),
         "abstained": bool(p.abstained),
+        "hard_lane": in_hard_lane(p),
         "scope": list(scope),
         "authority": authority,
         "n_tokens": s.n_tokens,

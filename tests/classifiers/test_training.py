@@ -134,7 +134,7 @@ def test_type_stage_blend_is_the_weighted_average_and_keeps_absent_types_out():
 
 
 def test_two_stage_model_with_naive_bayes_types_clear_fixed_items():
-    model = fit(own_examples(), FitOptions(folds=2))
+    model = fit(own_examples(), FitOptions(folds=2, nb_blend=0.5))
     meta = json.loads(model.meta)
     assert meta["nb_blend"] == 0.5 and 0.5 <= meta["type_temperature"] <= 5.0
     items = [ItemInput("Run `pnpm test` in the web folder before you push.", section=("Testing",)),

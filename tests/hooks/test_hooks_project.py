@@ -71,6 +71,9 @@ def test_secrets_in_rules_are_redacted(tmp_path, monkeypatch):
     assert key not in (tmp_path / "cache").joinpath("items").rglob("*.json").__next__().read_text()
 
 
+from aac.operators.compact import THETA_C  # noqa: E402  the model's hard-lane threshold
+
+
 class AbstainingClassifier:
     """Abstains (label B, p(C) 0.3) on items saying "maybe", is sure of a belief otherwise."""
 
@@ -85,7 +88,8 @@ class AbstainingClassifier:
             if "maybe" in it.text:
                 out.append(Prediction("B", (0.3, 0.05, 0.45, 0.1, 0.1), 0.45, abstained=True))
             else:
-                out.append(Prediction("B", (0.05, 0.05, 0.8, 0.05, 0.05), 0.8))
+                c = THETA_C / 4  # a sure belief: its constraint risk well under the model's hard-lane threshold
+                out.append(Prediction("B", (c, 0.05, 0.85 - c, 0.05, 0.05), 0.85 - c))
         return out
 
 

@@ -84,10 +84,11 @@ def test_a_list_under_a_lead_in_keeps_it_when_compressed(tmp_path):
 def test_retrieve_hits_carry_their_lead_in(tmp_path):
     p = tmp_path / "never.md"
     p.write_text(NEVER, encoding="utf-8")
-    res = runner.invoke(app, ["retrieve", "--file", str(p), "can I edit vendored files", "-k", "3"])
+    # -k 6: the default classifier's hard lane (>= 95 % of real constraints) pins five items of this file
+    res = runner.invoke(app, ["retrieve", "--file", str(p), "can I edit vendored files", "-k", "6"])
     assert res.exit_code == 0, res.output
     assert governed(res.stdout, "Edit files under vendor/.", "**Don't:**"), res.stdout
-    hits = json.loads(runner.invoke(app, ["retrieve", "--file", str(p), "edit vendored files", "-k", "3",
+    hits = json.loads(runner.invoke(app, ["retrieve", "--file", str(p), "edit vendored files", "-k", "6",
                                           "--json"]).stdout)["items"]
     vendor = next(h for h in hits if h["text"] == "Edit files under vendor/.")
     assert vendor["rendered"] == "**Don't:** Edit files under vendor/."

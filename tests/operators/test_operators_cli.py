@@ -92,7 +92,11 @@ def test_retrieve_pins_constraints_first(tmp_path):
     r = runner.invoke(app, ["retrieve", "--file", str(_write(tmp_path)), "how is the backend deployed", "-k", "4", "--json"])
     assert r.exit_code == 0, r.output
     got = json.loads(r.stdout)["items"]
-    assert got[0]["pinned"] and got[0]["type"] == "C"
+    # pinned: the hard lane (the classifier's operating point that keeps >= 95 % of real constraints, so it may
+    # hold a likely-B item too); the constraints come among the pinned ones, before any unpinned item
+    assert got[0]["pinned"] and any(g["type"] == "C" for g in got if g["pinned"])
+    first_unpinned = next((n for n, g in enumerate(got) if not g["pinned"]), len(got))
+    assert all(g["pinned"] for g in got[:first_unpinned]) and not any(g["pinned"] for g in got[first_unpinned:])
 
 
 def test_compact_start_up_does_not_import_heavy_dependencies(tmp_path):

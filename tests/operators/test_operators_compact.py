@@ -76,13 +76,24 @@ def test_compaction_is_deterministic():
 def test_low_risk_abstention_stays_soft_but_risky_abstention_joins_hard_lane():
     fallback = Item("x", "Some note", "B", proba=(0.16, 0.16, 0.36, 0.16, 0.16), abstained=True)
     risky = Item("y", "Some rule", "B", proba=(0.3, 0.1, 0.4, 0.1, 0.1), abstained=True)
-    assert hard_lane_of(fallback) is None and hard_lane_of(risky) == "C"
+    # the rule at a C threshold of 0.5 (the shipped model's hard lane sits far lower: see the next test)
+    assert hard_lane_of(fallback, theta_c=0.5) is None and hard_lane_of(risky, theta_c=0.5) == "C"
 
 
 def test_authority_weight_raises_constraint_risk_into_the_hard_lane():
     p = (0.45, 0.05, 0.4, 0.05, 0.05)
-    assert hard_lane_of(Item("a", "t", "B", proba=p, authority="sys")) == "C"
-    assert hard_lane_of(Item("b", "t", "B", proba=p, authority="retrieved")) is None
+    assert hard_lane_of(Item("a", "t", "B", proba=p, authority="sys"), theta_c=0.5) == "C"
+    assert hard_lane_of(Item("b", "t", "B", proba=p, authority="retrieved"), theta_c=0.5) is None
+
+
+def test_the_hard_lane_threshold_is_the_default_classifiers_operating_point():
+    from aac.classifiers.operating_point import hard_lane_risk
+    from aac.operators.compact import THETA_C
+
+    assert THETA_C == hard_lane_risk() and 0 < THETA_C <= 0.5
+    low = Item("l", "t", "B", proba=(THETA_C * 0.9, 0.1, 1 - THETA_C * 0.9 - 0.1, 0, 0))
+    high = Item("h", "t", "B", proba=(THETA_C * 1.1, 0.1, 1 - THETA_C * 1.1 - 0.1, 0, 0))
+    assert hard_lane_of(low) is None and hard_lane_of(high) == "C"
 
 
 def test_an_item_typed_c_with_moderate_risk_is_hard_and_kept_verbatim_at_a_tight_budget():
