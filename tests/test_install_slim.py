@@ -62,7 +62,7 @@ def rules(tmp_path) -> Path:
 
 @pytest.mark.parametrize("args", [
     ["compact", "CLAUDE.md", "--budget", "1.0"],
-    ["compact", "CLAUDE.md", "--budget", "0.8", "--json"],
+    ["compact", "CLAUDE.md", "--budget", "1.0", "--json"],
     ["decompose", "CLAUDE.md", "--partition-budget", "400", "--out", "parts"],
     ["retrieve", "--file", "CLAUDE.md", "can I force push", "-k", "3"],
     ["--help"],

@@ -12,6 +12,7 @@ from typing import Sequence
 import numpy as np
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from aac.classifiers.datasets import Labelled
 
@@ -76,7 +77,7 @@ def _table(title: str, rows: dict[str, dict], first: str) -> Table:
 def print_union_report(rep, console: Console, n_repos: int) -> None:
     console.print(_table(f"trained, CV grouped by repository ({n_repos} repositories; C threshold {rep.type_threshold}, "
                          f"hard-lane threshold {rep.hard_threshold} on P(C) x authority)",
-                         {"ours (grouped CV)": rep.overall, **{f"[dim]{k}[/dim]": v for k, v in ISSUE_ROWS.items()}},
+                         {"ours (grouped CV)": rep.overall, **ISSUE_ROWS},
                          "model"))
     console.print(_table("per language group (grouped CV)", rep.by_language, "language"))
     console.print(_table("per platform (grouped CV)", rep.by_platform, "platform"))
@@ -90,7 +91,7 @@ def print_union_report(rep, console: Console, n_repos: int) -> None:
     from aac.classifiers.evaluation import PAPER_DECLARATIVE_RECALL
 
     for name, decl in PAPER_DECLARATIVE_RECALL.items():
-        forms.add_row(f"[dim]paper: {name}[/dim]", "-", f"[dim]{decl:.2f}[/dim]", "-", "-", "-")
+        forms.add_row(Text(f"paper: {name}", style="dim"), "-", Text(f"{decl:.2f}", style="dim"), "-", "-", "-")
     console.print(forms)
     console.print("Targets (issue 24): hard lane >= 0.95 of gold C at <= 0.20 of items; C-F1 >= 0.75; macro-F1 >= 0.80; "
                   "declarative C recall >= 0.85. Prevalence-dependent figures (precision, F1, accuracy, shares) weight "
