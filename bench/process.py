@@ -13,6 +13,7 @@ and CPU seconds (the child and its pass-1 workers; classification in the child i
 after / before.
 
     python bench/process.py --n 10000 --workers 1 --baseline ce0402c
+    python bench/process.py --n 10000 --workers 1 --baseline ce0402c --after d35cdc9   # two commits
 """
 
 from __future__ import annotations
@@ -129,13 +130,16 @@ def _order(rounds: int) -> list[str]:
 
 def compare(args: argparse.Namespace) -> None:
     """Run this bench on the ``--baseline`` commit and on the working tree, interleaved, and print after / before."""
-    name_section("process-vs-baseline" + ("-no-items" if args.no_items else ""))
+    after_part = "-" + re.sub(r"[^A-Za-z0-9_.-]", "-", args.after) if args.after else ""
+    name_section("process-vs-baseline" + after_part + ("-no-items" if args.no_items else ""))
     child = ["bench/process.py", "--n", str(args.n), "--seed", str(args.seed), "--workers", str(args.workers),
              "--batch-size", str(args.batch_size), "--near-threshold", str(args.near_threshold)]
     child += ["--no-items"] if args.no_items else []
     commit = _baseline.resolve(args.baseline)
-    trees = {"before": _baseline.export(commit), "after": _baseline.REPO}
-    print(f"bench/process.py before = {commit[:12]} ({args.baseline}), after = the working tree; n={args.n:,} "
+    after = _baseline.resolve(args.after) if args.after else None
+    trees = {"before": _baseline.export(commit), "after": _baseline.export(after) if after else _baseline.REPO}
+    after_name = f"{after[:12]} ({args.after})" if after else "the working tree"
+    print(f"bench/process.py before = {commit[:12]} ({args.baseline}), after = {after_name}; n={args.n:,} "
           f"seed={args.seed} workers={args.workers}; {args.rounds} rounds, order {', '.join(_order(args.rounds))}; "
           f"{psutil.cpu_count()} cores shared with other jobs")
     print(f"{'run':<4}{'side':<8}{'load':>6}{'process s':>11}{'CPU s':>8}{'wall s':>8}  outcome")
@@ -154,7 +158,8 @@ def compare(args: argparse.Namespace) -> None:
             print(f"{i:<4}{side:<8}{load_now:>6.1f}{float(m.group(2)):>11.1f}{res.cpu:>8.1f}{res.wall:>8.1f}  {outcome}",
                   flush=True)
     finally:
-        _baseline.remove(trees["before"])
+        for tree in trees.values():
+            _baseline.remove(tree)
     med = {side: (statistics.median(p for p, _ in runs), statistics.median(c for _, c in runs))
            for side, runs in seen.items()}
     proc_ratio, cpu_ratio = med["after"][0] / med["before"][0], med["after"][1] / med["before"][1]
@@ -180,6 +185,7 @@ def main() -> None:
     ap.add_argument("--corpus", type=Path, default=None, help="Where to write (default: a temporary folder, removed).")
     ap.add_argument("--baseline", metavar="REV", help="compare with this commit in one run (e.g. ce0402c)")
     ap.add_argument("--rounds", type=int, default=2, help="with --baseline: before/after pairs, alternating order")
+    ap.add_argument("--after", metavar="REV", help="with --baseline: this commit instead of the working tree")
     add_write_docs_flag(ap)
     args = ap.parse_args()
     if args.baseline:
@@ -187,6 +193,8 @@ def main() -> None:
             ap.error("--corpus and --baseline: each side of a comparison writes its own temporary corpus")
         compare(args)
         return
+    if args.after:
+        ap.error("--after needs --baseline")
 
     root = args.corpus or Path(tempfile.mkdtemp(prefix="aac-bench-process-"))
     corpus = Corpus(root)

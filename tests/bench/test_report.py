@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 
 import pytest
 
@@ -121,3 +122,13 @@ def test_a_mode_can_name_its_own_section(tmp_path):
     with pytest.raises(SystemExit):
         run_with_docs(main, name="toy", docs=docs)
     assert "<!-- bench:toy-vs-baseline -->" in docs.read_text() and "bench:toy -->" not in docs.read_text()
+
+
+def test_every_section_of_the_real_page_is_closed_and_names_a_bench_script():
+    page = _report.DOCS.read_text(encoding="utf-8")
+    names = [n for n in re.findall(r"<!-- bench:([^ ]+) -->", page) if f"<!-- bench:{n} -->" != END_ANCHOR]
+    assert names, "docs/benchmarks.md holds no section written by a bench script"
+    for name in names:
+        assert page.count(f"<!-- bench:{name} -->") == 1 and page.count(f"<!-- /bench:{name} -->") == 1, name
+        script = name.split("-")[0]
+        assert (_report.REPO / "bench" / f"{script}.py").is_file(), f"section {name}: no bench/{script}.py"
