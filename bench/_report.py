@@ -118,7 +118,7 @@ def command_line(argv: list[str] | None = None) -> str:
 
 
 def render(name: str, command: str, facts: dict[str, str], printed: str, seconds: float, when: str) -> str:
-    lines = [f"### {name}", "", f"`{command}`", "", f"- date: {when}, {seconds:.0f} s"]
+    lines = [f"### {name}", "", f"`{command}`", "", f"- run: {when}, {seconds:.0f} s"]
     lines += [f"- {key}: {value}" for key, value in facts.items()]
     lines += ["", "```text", printed.rstrip("\n"), "```"]
     return "\n".join(lines)
@@ -136,6 +136,17 @@ class _Tee(io.TextIOBase):
 
     def flush(self) -> None:
         self.out.flush()
+
+    # what libraries ask of a console stream, answered by the real one
+    def fileno(self) -> int:
+        return self.out.fileno()
+
+    def isatty(self) -> bool:
+        return self.out.isatty()
+
+    @property
+    def encoding(self) -> str:
+        return self.out.encoding
 
 
 def run_with_docs(main: Callable[[], int | None], *, name: str | None = None, docs: Path = DOCS) -> None:

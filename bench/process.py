@@ -129,7 +129,8 @@ def _order(rounds: int) -> list[str]:
 
 
 def compare(args: argparse.Namespace) -> None:
-    """Run this bench on the ``--baseline`` commit and on the working tree, interleaved, and print after / before."""
+    """Run this bench on the ``--baseline`` commit and on the working tree (or ``--after``), interleaved, and print
+    after / before."""
     after_part = "-" + re.sub(r"[^A-Za-z0-9_.-]", "-", args.after) if args.after else ""
     name_section("process-vs-baseline" + after_part + ("-no-items" if args.no_items else ""))
     child = ["bench/process.py", "--n", str(args.n), "--seed", str(args.seed), "--workers", str(args.workers),
@@ -165,6 +166,9 @@ def compare(args: argparse.Namespace) -> None:
     proc_ratio, cpu_ratio = med["after"][0] / med["before"][0], med["after"][1] / med["before"][1]
     for side in ("before", "after"):
         print(f"median {side}: process {med[side][0]:.1f} s, CPU {med[side][1]:.1f} s")
+    pairs = [a[1] / b[1] for b, a in zip(seen["before"], seen["after"])]  # round r's two runs ran back to back
+    print("CPU after / before per round: " + ", ".join(f"{r:.3f}" for r in pairs)
+          + " (each from two runs back to back: their spread is the noise of the measure)")
     verdict = "within" if cpu_ratio <= SLOWER_ALLOWED else "OVER"
     print(f"after / before: CPU {cpu_ratio:.3f}, process wall {proc_ratio:.3f} -> {verdict} the "
           f"{SLOWER_ALLOWED - 1:.0%} allowed (CPU: wall times follow the other jobs' load); load average now "

@@ -95,7 +95,7 @@ def test_a_run_with_the_flag_writes_what_it_printed_with_the_machine_facts(tmp_p
     page = docs.read_text()
     section = page.split("<!-- bench:toy -->")[1].split("<!-- /bench:toy -->")[0]
     assert "```text\ntoy: 21 widgets/s\n```" in section
-    for fact in ("- date: ", "- cores: ", "- load average at start: ", "- python: ", "- revision: "):
+    for fact in ("- run: ", "- cores: ", "- load average at start: ", "- python: ", "- revision: "):
         assert fact in section
     assert page.startswith(PAGE.rstrip("\n"))  # the other sections untouched
 
