@@ -38,6 +38,7 @@ from aac.collectors.crawl import CrawlEngine, Hit, LeafRecord, SearchFn
 from aac.collectors.partition import MAX_INDEXED, LossModel, SizePrior, SizeRange
 from aac.collectors.reuse import PreviousContent
 from aac.core.config import DEFAULT_FETCH_WORKERS
+from aac.core.drop_reasons import DropReason
 from aac.core.ids import artifact_id, stable_id
 from aac.core.schema import ARTIFACTS, CRAWL_QUERIES, REPOS
 from aac.core.store import Corpus
@@ -71,9 +72,9 @@ def artifact_row(hit: Hit, raw: bytes | None, repo: dict | None, platform: str |
     """One ``artifacts`` row; a file whose content is gone is kept with its drop reason."""
     status, reason = "collected", None
     if raw is None:
-        status, reason = "dropped", "content_unavailable"
+        status, reason = "dropped", DropReason.CONTENT_UNAVAILABLE
     elif platform is None:
-        status, reason = "dropped", "not_an_agent_file"
+        status, reason = "dropped", DropReason.NOT_AN_AGENT_FILE
     return {
         "artifact_id": artifact_id(hit.repo, hit.path),
         "repo": hit.repo,
@@ -224,17 +225,18 @@ class CorpusSink:
             return 0
         back = 0
         for f in self.corpus.part_files("artifacts"):
-            if "content_unavailable" not in pq.read_table(f, columns=["drop_reason"]).column("drop_reason").to_pylist():
+            reasons = pq.read_table(f, columns=["drop_reason"]).column("drop_reason").to_pylist()
+            if DropReason.CONTENT_UNAVAILABLE not in reasons:
                 continue
             rows = pq.read_table(f).to_pylist()
             failed = [Hit(r["repo"], r["path"], r["blob_sha"], r["commit_sha"], r["html_url"])
-                      for r in rows if r["drop_reason"] == "content_unavailable"]
+                      for r in rows if r["drop_reason"] == DropReason.CONTENT_UNAVAILABLE]
             got = {aid: raw for aid, raw in self._contents(failed).items() if raw is not None}
             if not got:
                 continue
             when = _now()
             for i, r in enumerate(rows):
-                if r["drop_reason"] == "content_unavailable" and r["artifact_id"] in got:
+                if r["drop_reason"] == DropReason.CONTENT_UNAVAILABLE and r["artifact_id"] in got:
                     hit = Hit(r["repo"], r["path"], r["blob_sha"], r["commit_sha"], r["html_url"])
                     rows[i] = artifact_row(hit, got[r["artifact_id"]], r, platform_registry.platform_of(r["path"]),
                                            when)

@@ -131,10 +131,6 @@ class SizeRange:
         return u_of(self.hi) - u_of(self.lo)
 
 
-def pages_for(n: int, per_page: int = PER_PAGE) -> int:
-    return max(1, math.ceil(n / per_page))
-
-
 def priced_pages(k: int, slack: float = 0.0, per_page: int = PER_PAGE) -> int:
     """Pages a check part of ``k`` known files costs if it holds ``slack`` more: ``k // per_page + 1`` (a full
     last page needs one more request to see the end)."""
@@ -492,12 +488,6 @@ class SweepPlan:
             # resuming after the root probe split: its total is the query's scale
             self.root_estimate = root_total / self.model.undercount()
             self.last_split = Observation(SizeRange(lo, hi), root_total, 0, False)
-
-    def size_estimate(self) -> float:
-        """Files this query is expected to hold (for ordering queries small to large)."""
-        if self.root_estimate is not None:
-            return self.root_estimate
-        return float(sum(n for _, n in self.leaves))
 
     @property
     def finished(self) -> bool:

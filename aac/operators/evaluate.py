@@ -27,7 +27,6 @@ from aac.operators.retrieve import TypeRetriever, namespaced, resolve_topics
 from aac.core.tokens import count_tokens
 
 QUERIES = Path(__file__).parent / "data" / "retail_queries.jsonl"
-STRATEGIES = ("TypeCompact", *COMPACTION_BASELINES)
 RATIOS_T6 = (0.5, 0.25, 0.1)
 RATIOS_FIG2 = (0.9, 0.75, 0.5, 0.35, 0.25, 0.1)
 ROUNDS = 5
