@@ -30,7 +30,7 @@ import pyarrow as pa
 
 from aac.core import licenses
 from aac.core import platforms as registry
-from aac.collectors.collect import artifact_row, repo_row
+from aac.collectors.collect.rows import artifact_row, repo_row
 from aac.collectors.crawl import Hit
 from aac.core.drop_reasons import DropReason
 from aac.core.ids import stable_id
