@@ -11,7 +11,7 @@ import json
 import statistics
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -22,7 +22,7 @@ from aac.operators.compact import type_compact
 from aac.operators.soft import analyse
 from aac.operators.decompose import type_decompose
 from aac.operators.metrics import constraint_recall, constraints, locality, macro_f1, per_type, recall_at_k
-from aac.operators.model import GLOBAL, TYPES, Item, KnowledgeBase, scope_intersects
+from aac.operators.model import TYPES, Item, KnowledgeBase, scope_intersects
 from aac.operators.retrieve import TypeRetriever, namespaced, resolve_topics
 from aac.core.tokens import count_tokens
 
@@ -39,12 +39,6 @@ PAPER = {"t6_typecompact_c": "1.00", "t7_typedecompose_violations": "0", "t8_typ
 class Config:
     name: str
     kb: KnowledgeBase
-
-
-@dataclass
-class Report:
-    n_configs: int
-    tables: dict = field(default_factory=dict)
 
 
 def default_configs_path() -> Path:
