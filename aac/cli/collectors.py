@@ -30,7 +30,7 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
         err = plain_console(stderr=True)
         settings = Settings.from_env()
         try:
-            check(options)  # before a Prefect flow starts its server
+            check(options, settings)  # before a Prefect flow starts its server
             if options.local is not None:  # local checkouts: no network, no flow
                 report = crawl_job(options, settings)
             elif prefect:

@@ -38,9 +38,8 @@ def _print_process(report, console) -> None:
 def register(app: typer.Typer, eval_app: typer.Typer) -> None:
     from aac.cli.options import job_options
     from aac.jobs.build import BuildOptions
-    from aac.jobs.crawl import CrawlOptions
     from aac.jobs.demo import DemoOptions
-    from aac.jobs.options import as_parameters, project
+    from aac.jobs.options import as_parameters
     from aac.jobs.process import ProcessOptions
 
     @app.command()
@@ -90,7 +89,7 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
 
         settings = Settings.from_env()
         try:
-            check(project(options, CrawlOptions))  # before the flow starts its server
+            check(options.crawl_options())  # before the flow starts its server
             with exit_at_once_on_interrupt("the build"):
                 out = build_flow(**as_parameters(options))
         except BadCrawlOption as exc:

@@ -116,8 +116,17 @@ class CrawlStages:
     platform: Callable[[CrawlOptions, str, str], dict] | None = None
 
 
-def check(options: CrawlOptions) -> None:
-    """Refuse, before any work, unknown platforms, a file as the corpus and a --local that is not a folder."""
+def api_url(options: CrawlOptions, settings: Settings | None = None) -> str:
+    """The API a crawl searches: the option, else the settings' (AAC_GITHUB_API_URL, else api.github.com)."""
+    url = options.api_url or (settings or Settings.from_env()).github_api_url or DEFAULT_GITHUB_API
+    if not url.startswith(("http://", "https://")):
+        raise BadCrawlOption(f"--api-url {url!r}: expected an http:// or https:// URL")
+    return url
+
+
+def check(options: CrawlOptions, settings: Settings | None = None) -> None:
+    """Refuse, before any work (and before a flow starts), unknown platforms, a file as the corpus, a --local
+    that is not a folder and an API URL that is none."""
     from aac.core import platforms as registry
 
     for name in options.platforms or ():
@@ -130,6 +139,8 @@ def check(options: CrawlOptions) -> None:
         raise BadCrawlOption(f"--corpus {corpus}: a file, not a folder")
     if options.local is not None and not Path(options.local).is_dir():
         raise BadCrawlOption(f"--local {options.local}: not a folder")
+    if options.local is None:
+        api_url(options, settings)
 
 
 def crawl(options: CrawlOptions, settings: Settings | None = None, stages: CrawlStages = CrawlStages(),
@@ -140,8 +151,8 @@ def crawl(options: CrawlOptions, settings: Settings | None = None, stages: Crawl
     from aac.core.corpus_lock import corpus_lock
     from aac.core.store import Corpus
 
-    check(options)
     settings = settings or Settings.from_env()
+    check(options, settings)
     c = Corpus(options.corpus)
     with corpus_lock(c.root, "aac crawl" + (" --local" if options.local is not None else "")):
         if options.local is not None:
@@ -163,9 +174,7 @@ def _local(c, options: CrawlOptions) -> CrawlReport:
 def _github(c, options: CrawlOptions, settings: Settings, stages: CrawlStages, watch: CrawlWatch) -> CrawlReport:
     from aac.core import platforms as registry
 
-    url = options.api_url or settings.github_api_url or DEFAULT_GITHUB_API
-    if not url.startswith(("http://", "https://")):
-        raise BadCrawlOption(f"--api-url {url!r}: expected an http:// or https:// URL")
+    url = api_url(options, settings)
     if stages.platform is not None:
         names = list(options.platforms or [p.name for p in registry.PLATFORMS])
         rows = [stages.platform(options, url, name) for name in names]
