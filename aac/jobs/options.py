@@ -49,6 +49,13 @@ def corpus_option(help: str = "Corpus folder (Parquet tables + aac.duckdb).") ->
     return option("data", help, "--corpus", envvar="AAC_CORPUS")
 
 
+def declared(name: str, type_: Any, declaration: Any) -> OptionSpec:
+    """The spec of one :func:`option` declaration outside an options class (a command that runs no job)."""
+    meta = declaration.metadata[_KEY]
+    return OptionSpec(name, type_, declaration.default, meta["help"], tuple(meta["flags"]), dict(meta["cli"]),
+                      meta["in_cli"])
+
+
 @functools.cache
 def option_specs(cls: type) -> tuple[OptionSpec, ...]:
     """The options of a job's options dataclass, in field order; a field not declared with :func:`option` is an
@@ -59,8 +66,7 @@ def option_specs(cls: type) -> tuple[OptionSpec, ...]:
         meta = f.metadata.get(_KEY)
         if meta is None or f.default is MISSING:
             raise TypeError(f"{cls.__name__}.{f.name} is not declared with aac.jobs.options.option(default, help)")
-        out.append(OptionSpec(f.name, hints[f.name], f.default, meta["help"], tuple(meta["flags"]),
-                              dict(meta["cli"]), meta["in_cli"]))
+        out.append(declared(f.name, hints[f.name], f))
     return tuple(out)
 
 
