@@ -14,7 +14,6 @@ import types
 import typing
 from collections.abc import Callable, Mapping
 from dataclasses import MISSING, dataclass, field, fields
-from pathlib import Path
 from typing import Any, TypeVar
 
 _KEY = "aac_option"
