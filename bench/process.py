@@ -8,9 +8,9 @@ then the totals against the targets: <= 10 minutes, peak RSS <= 4 GB for 396,934
 
 ``--baseline REV`` measures another commit beside the working tree in one run instead (issue 26: the redesign may
 not be slower than the code before it, ce0402c): each side runs this bench in a child process, in the order
-before, after, after, before (``--rounds 2``; more rounds repeat the pair), and the medians of processing time
-and CPU seconds (the child and its pass-1 workers; classification in the child itself) are compared as
-after / before.
+before, after, after, before (``--rounds 2``; more rounds repeat the pair); each round's after / before ratio
+of CPU seconds (the child and its pass-1 workers; classification in the child itself) and of processing time is
+taken from its two back-to-back runs, and the verdict is the median over the rounds.
 
     python bench/process.py --n 10000 --workers 1 --baseline ce0402c
     python bench/process.py --n 10000 --workers 1 --baseline ce0402c --after d35cdc9   # two commits
@@ -128,6 +128,13 @@ def _order(rounds: int) -> list[str]:
     return [side for r in range(rounds) for side in (("before", "after") if r % 2 == 0 else ("after", "before"))]
 
 
+def round_ratios(before: list[float], after: list[float]) -> list[float]:
+    """after / before per round: the k-th run of each side belong to the same round (see ``_order``)."""
+    if len(before) != len(after):
+        raise ValueError(f"{len(before)} runs before, {len(after)} after: rounds need one of each")
+    return [a / b for b, a in zip(before, after)]
+
+
 def compare(args: argparse.Namespace) -> None:
     """Run this bench on the ``--baseline`` commit and on the working tree (or ``--after``), interleaved, and print
     after / before."""
@@ -163,15 +170,18 @@ def compare(args: argparse.Namespace) -> None:
             _baseline.remove(tree)
     med = {side: (statistics.median(p for p, _ in runs), statistics.median(c for _, c in runs))
            for side, runs in seen.items()}
-    proc_ratio, cpu_ratio = med["after"][0] / med["before"][0], med["after"][1] / med["before"][1]
     for side in ("before", "after"):
         print(f"median {side}: process {med[side][0]:.1f} s, CPU {med[side][1]:.1f} s")
-    pairs = [a[1] / b[1] for b, a in zip(seen["before"], seen["after"])]  # round r's two runs ran back to back
-    print("CPU after / before per round: " + ", ".join(f"{r:.3f}" for r in pairs)
-          + " (each from two runs back to back: their spread is the noise of the measure)")
+    # round r's two runs ran back to back: their ratio is untouched by the load drifting between rounds, so the
+    # verdict is the median of the per-round ratios, not the ratio of the two sides' medians
+    cpu_pairs = round_ratios([c for _, c in seen["before"]], [c for _, c in seen["after"]])
+    proc_pairs = round_ratios([p for p, _ in seen["before"]], [p for p, _ in seen["after"]])
+    cpu_ratio, proc_ratio = statistics.median(cpu_pairs), statistics.median(proc_pairs)
+    print("CPU after / before per round: " + ", ".join(f"{r:.3f}" for r in cpu_pairs)
+          + " (their spread is the noise of the measure)")
     verdict = "within" if cpu_ratio <= SLOWER_ALLOWED else "OVER"
-    print(f"after / before: CPU {cpu_ratio:.3f}, process wall {proc_ratio:.3f} -> {verdict} the "
-          f"{SLOWER_ALLOWED - 1:.0%} allowed (CPU: wall times follow the other jobs' load); load average now "
+    print(f"after / before, median of the rounds: CPU {cpu_ratio:.3f}, process wall {proc_ratio:.3f} -> {verdict} "
+          f"the {SLOWER_ALLOWED - 1:.0%} allowed (CPU: wall times follow the other jobs' load); load average now "
           f"{os.getloadavg()[0]:.1f}")
     same = outcomes["before"] == outcomes["after"] and len(outcomes["after"]) == 1
     print("outcome (artifacts, items, kept/private/dropped): " + ("identical on both sides" if same else

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import statistics
 import subprocess
 
 import pytest
@@ -43,3 +44,14 @@ def test_process_bench_alternates_sides_so_load_drift_weighs_on_both(load_bench)
     order = load_bench("process")._order(3)
     assert order == ["before", "after", "after", "before", "before", "after"]
     assert order.count("before") == order.count("after")
+
+
+def test_the_verdict_pairs_each_round_s_two_runs_so_a_load_drift_between_rounds_cancels(load_bench):
+    bench = load_bench("process")
+    # CPU seconds of a real run whose load drifted: the sides' medians give 13.6 / 12.0 = 1.13, the rounds 1.03
+    before, after = [11.5, 12.0, 13.4], [10.9, 13.6, 13.8]
+    ratios = bench.round_ratios(before, after)
+    assert ratios == pytest.approx([0.948, 1.133, 1.030], abs=1e-3)
+    assert statistics.median(ratios) == pytest.approx(1.030, abs=1e-3)
+    with pytest.raises(ValueError, match="one of each"):
+        bench.round_ratios([1.0, 2.0], [1.0])
