@@ -7,6 +7,9 @@ Sections of other scripts are left as they are. A script opts in with two lines:
 
     add_write_docs_flag(parser)          # in main(), beside its other options
     run_with_docs(main)                  # under ``if __name__ == "__main__":``
+
+A mode of a script that measures something else (``bench/refresh.py --crawl``) calls ``name_section`` so that its
+figures get a section of their own instead of replacing the other modes'.
 """
 
 from __future__ import annotations
