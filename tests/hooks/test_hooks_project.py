@@ -119,3 +119,45 @@ def test_the_typing_stamp_covers_every_segmenter_module(monkeypatch):
     modules = set(Path(aac.core.segment.__file__).parent.glob("*.py"))
     assert len(modules) > 5 and modules <= set(stamped)
     assert all(p.exists() for p in stamped if p.suffix == ".py")
+
+
+class SureAndUnsureClassifier:
+    """Types items saying "Never" C with p(C) 0.9; abstains (label B, p(C) 0.3) on items saying "maybe"."""
+
+    name = "test-sure"
+    fingerprint = "test-sure/v1"
+
+    def predict(self, items):
+        from aac.classifiers.base import Prediction
+
+        return [Prediction("C", (0.9, 0.02, 0.04, 0.02, 0.02), 0.9) if "Never" in it.text
+                else Prediction("B", (0.3, 0.05, 0.45, 0.1, 0.1), 0.45, abstained=True) for it in items]
+
+
+def test_rules_carry_the_c_decision_and_the_risk_the_block_ranks_them_by(tmp_path, monkeypatch):
+    from aac.classifiers import base
+
+    monkeypatch.setenv("AAC_HOOKS_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setitem(base.REGISTRY, "test-sure", "test_hooks_project:SureAndUnsureClassifier")
+    monkeypatch.setattr(project, "CLASSIFIER", "test-sure")
+    root = tmp_path / "p"
+    root.mkdir()
+    (root / "AGENTS.md").write_text("# X\n\n- The deploy key maybe must stay out of CI logs.\n- Never push to main.\n")
+    rules = rules_of(load_items(root, ["AGENTS.md"]))
+    assert [(r.text, r.labelled, r.risk) for r in rules] == [
+        ("The deploy key maybe must stay out of CI logs.", False, 0.3), ("Never push to main.", True, 0.9)]
+
+
+def test_a_cache_of_an_older_format_is_rebuilt(tmp_path, monkeypatch):
+    """Records written before they carried the risk would rank every rule last: a new cache version retypes."""
+    monkeypatch.setenv("AAC_HOOKS_CACHE", str(tmp_path / "cache"))
+    root = make_project(tmp_path / "p")
+    current = project.CACHE_VERSION
+    monkeypatch.setattr(project, "CACHE_VERSION", current - 1)
+    load_items(root, ["CLAUDE.md"])
+    monkeypatch.setattr(project, "CACHE_VERSION", current)
+    calls = []
+    real = project._type_files
+    monkeypatch.setattr(project, "_type_files", lambda files: calls.append(files) or real(files))
+    items = load_items(root, ["CLAUDE.md"])
+    assert len(calls) == 1 and all("risk" in r for r in items["CLAUDE.md"])
