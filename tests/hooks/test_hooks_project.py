@@ -75,7 +75,8 @@ from aac.operators.compact import THETA_C  # noqa: E402  the model's hard-lane t
 
 
 class AbstainingClassifier:
-    """Abstains (label B, p(C) 0.3) on items saying "maybe", is sure of a belief otherwise."""
+    """Types items saying "Never" C (p(C) 0.9), abstains (label B, p(C) 0.3) on items saying "maybe", is sure of a
+    belief otherwise."""
 
     name = "test-abstain"
     fingerprint = "test-abstain/v1"
@@ -85,7 +86,9 @@ class AbstainingClassifier:
 
         out = []
         for it in items:
-            if "maybe" in it.text:
+            if "Never" in it.text:
+                out.append(Prediction("C", (0.9, 0.02, 0.04, 0.02, 0.02), 0.9))
+            elif "maybe" in it.text:
                 out.append(Prediction("B", (0.3, 0.05, 0.45, 0.1, 0.1), 0.45, abstained=True))
             else:
                 c = THETA_C / 4  # a sure belief: its constraint risk well under the model's hard-lane threshold
@@ -93,7 +96,7 @@ class AbstainingClassifier:
         return out
 
 
-def test_hard_lane_abstentions_are_injected_as_typecompact_keeps_them(tmp_path, monkeypatch):
+def _rules_typed_by_test_classifier(tmp_path, monkeypatch, agents_md: str):
     from aac.classifiers import base
 
     monkeypatch.setenv("AAC_HOOKS_CACHE", str(tmp_path / "cache"))
@@ -101,8 +104,13 @@ def test_hard_lane_abstentions_are_injected_as_typecompact_keeps_them(tmp_path, 
     monkeypatch.setattr(project, "CLASSIFIER", "test-abstain")
     root = tmp_path / "p"
     root.mkdir()
-    (root / "AGENTS.md").write_text("# X\n\n- The deploy key maybe must stay out of CI logs.\n- The API is REST.\n")
-    rules = rules_of(load_items(root, ["AGENTS.md"]))
+    (root / "AGENTS.md").write_text(agents_md)
+    return rules_of(load_items(root, ["AGENTS.md"]))
+
+
+def test_hard_lane_abstentions_are_injected_as_typecompact_keeps_them(tmp_path, monkeypatch):
+    rules = _rules_typed_by_test_classifier(tmp_path, monkeypatch, "# X\n\n- The deploy key maybe must stay out of "
+                                            "CI logs.\n- The API is REST.\n")
     assert [r.text for r in rules] == ["The deploy key maybe must stay out of CI logs."]
 
 
@@ -121,29 +129,9 @@ def test_the_typing_stamp_covers_every_segmenter_module(monkeypatch):
     assert all(p.exists() for p in stamped if p.suffix == ".py")
 
 
-class SureAndUnsureClassifier:
-    """Types items saying "Never" C with p(C) 0.9; abstains (label B, p(C) 0.3) on items saying "maybe"."""
-
-    name = "test-sure"
-    fingerprint = "test-sure/v1"
-
-    def predict(self, items):
-        from aac.classifiers.base import Prediction
-
-        return [Prediction("C", (0.9, 0.02, 0.04, 0.02, 0.02), 0.9) if "Never" in it.text
-                else Prediction("B", (0.3, 0.05, 0.45, 0.1, 0.1), 0.45, abstained=True) for it in items]
-
-
 def test_rules_carry_the_c_decision_and_the_risk_the_block_ranks_them_by(tmp_path, monkeypatch):
-    from aac.classifiers import base
-
-    monkeypatch.setenv("AAC_HOOKS_CACHE", str(tmp_path / "cache"))
-    monkeypatch.setitem(base.REGISTRY, "test-sure", "test_hooks_project:SureAndUnsureClassifier")
-    monkeypatch.setattr(project, "CLASSIFIER", "test-sure")
-    root = tmp_path / "p"
-    root.mkdir()
-    (root / "AGENTS.md").write_text("# X\n\n- The deploy key maybe must stay out of CI logs.\n- Never push to main.\n")
-    rules = rules_of(load_items(root, ["AGENTS.md"]))
+    rules = _rules_typed_by_test_classifier(tmp_path, monkeypatch, "# X\n\n- The deploy key maybe must stay out of "
+                                            "CI logs.\n- Never push to main.\n")
     assert [(r.text, r.labelled, r.risk) for r in rules] == [
         ("The deploy key maybe must stay out of CI logs.", False, 0.3), ("Never push to main.", True, 0.9)]
 
