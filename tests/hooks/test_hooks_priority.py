@@ -19,8 +19,8 @@ def rule(file: str, line: int, text: str, labelled: bool, risk: float, context: 
 
 
 def overflowing_project() -> list[Rule]:
-    """40 hard-lane-only rules first (the same length) (CLAUDE.md), 5 rules the classifier typed C last (AGENTS.md, and two at the
-    end of CLAUDE.md): file position alone would keep the first ones."""
+    """40 hard-lane-only rules of the same length first (CLAUDE.md), 5 rules the classifier typed C last (two at the
+    end of CLAUDE.md, three in AGENTS.md): file position alone would keep the first ones."""
     rules = [rule("CLAUDE.md", n, f"Prefer option {n} when it helps: {FILLER}", False, 0.4 + n / 1000)
              for n in range(10, 50)]
     rules += [rule("CLAUDE.md", 60 + n, f"Never skip check {n}: {FILLER}", True, 0.6 + n / 100) for n in (1, 2)]
