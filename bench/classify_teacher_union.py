@@ -69,9 +69,13 @@ def line(name: str, f: dict) -> str:
             f"{f['decl']:.2f} / {f['decl_ml']:.2f}")
 
 
-def pool_items(data):
+def pool_items(data, max_items: int | None = None):
     skipped: dict[str, int] = {}
     pool = unlabelled_pool([shared_data() / n for n in CONFIG_FILES], labelled_keys(data), load_holdout(), skipped)
+    if max_items and len(pool) > max_items:  # a fixed random subset: scoring it is per fold and slow on CPU
+        keep = np.sort(np.random.default_rng(0).choice(len(pool), max_items, replace=False))
+        skipped["subsampled"] = len(pool) - max_items
+        pool = [pool[i] for i in keep]
     print(f"unlabelled pool: {len(pool)} items of {len({p.repo for p in pool})} repositories; left out {skipped}",
           flush=True)
     return pool
@@ -110,30 +114,87 @@ def teacher_folds(data, splits, pool, args) -> tuple[np.ndarray, list[np.ndarray
     return P, pooled
 
 
+def frozen_embeddings(data, pool, cache: Path):
+    """Cached frozen-MiniLM embeddings of the labelled non-annotated rows and of the pool items encoded so far (the
+    pool is encoded in a fixed random order, in chunks: any prefix is a random subset)."""
+    rows = np.load(cache / "emb_labelled_rows.npy")
+    E = np.full((len(data), 384), np.nan, dtype=np.float32)
+    E[rows] = np.load(cache / "emb_labelled_len128.npy")
+    order = np.load(cache / "pool_order.npy")
+    chunks = sorted(cache.glob("emb_pool_len128_chunk*.npy"), key=lambda p: int(p.stem.split("chunk")[1]))
+    U = np.concatenate([np.load(c) for c in chunks]) if chunks else np.zeros((0, 384), dtype=np.float32)
+    return E, [pool[i] for i in order[:len(U)]], U
+
+
+def frozen_teacher_folds(data, splits, E, U, c_reg: float):
+    """Out-of-fold probabilities of the frozen teacher (head fitted per fold on its labelled non-annotated rows)."""
+    from aac.classifiers.teacher import FrozenTeacher
+
+    y = np.asarray([TYPES.index(d.label) for d in data])
+    P = np.full((len(data), len(TYPES)), np.nan)
+    pooled = []
+    for tr, te in splits:
+        rows = np.asarray([i for i in tr if data[i].source != "annotated"])
+        t = FrozenTeacher(c_reg).fit(E[rows], y[rows])
+        P[te] = t.proba(E[te])
+        pooled.append(t.proba(U))
+    return P, pooled
+
+
+def cascade_oof(data, F, T, recall: float) -> tuple[np.ndarray, float]:
+    """The cascade on out-of-fold scores: the mean of teacher and fast probabilities where the fast constraint risk
+    reaches the threshold that catches ``recall`` of gold C (the uncertain band and everything above it), the fast
+    model elsewhere. Returns (P, share of gold items the teacher types, prevalence-weighted)."""
+    from aac.classifiers.grouped_eval import choose_hard_threshold
+
+    gold = np.asarray([d.source == "gold" for d in data])
+    is_c = np.asarray([d.label == "C" for d in data])
+    risk = constraint_risk(F, data)
+    lo = choose_hard_threshold(np.where(gold, risk, np.nan), is_c, recall)
+    band = np.nan_to_num(risk, nan=-1) >= lo
+    w = np.asarray(prevalence_weights(list(data)))
+    ok = gold & ~np.isnan(risk)
+    return np.where(band[:, None], 0.5 * (F + T), F), float(w[ok & band].sum() / w[ok].sum())
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--step", choices=("teacher", "distill"), default="teacher")
+    ap.add_argument("--teacher", choices=("frozen", "finetune"), default="frozen")
+    ap.add_argument("--c-head", type=float, default=0.1, help="inverse L2 of the frozen teacher's head")
     ap.add_argument("--epochs", type=int, default=3)
     ap.add_argument("--lr", type=float, default=5e-5)
     ap.add_argument("--batch", type=int, default=16)
     ap.add_argument("--max-len", type=int, default=128)
     ap.add_argument("--weights", default="0.1,0.3")
     ap.add_argument("--modes", default="soft/c,hard0.7/c,soft")
+    ap.add_argument("--pool-max", type=int, default=6000, help="fine-tuned teacher: score at most this many pool items")
     ap.add_argument("--cache", default="/work/cache/teacher24")
     args = ap.parse_args()
     warnings.filterwarnings("ignore")
-    import torch
-
-    torch.set_num_threads(2)
     cache = Path(args.cache)
     cache.mkdir(parents=True, exist_ok=True)
     data = shipped_data(with_annotated=True)
     splits = training.fold_splits(data, FitOptions(), None)
-    pool = pool_items(data)
     F = fast_oof(data, cache)
-    P, pooled = teacher_folds(data, splits, pool, args)
-    rows = {"fast (shipped recipe)": F, f"MiniLM teacher ({args.epochs} ep, {args.max_len} tok)": P,
-            "mean of teacher and fast": 0.5 * (P + F)}
+    if args.teacher == "frozen":
+        pool = pool_items(data)
+        E, pool, U = frozen_embeddings(data, pool, cache)
+        print(f"frozen MiniLM embeddings: {int((~np.isnan(E[:, 0])).sum())} labelled items, {len(U)} pool items")
+        P, pooled = frozen_teacher_folds(data, splits, E, U, args.c_head)
+        name = f"MiniLM frozen + head (C {args.c_head:g})"
+    else:
+        import torch
+
+        torch.set_num_threads(2)
+        pool = pool_items(data, args.pool_max)
+        P, pooled = teacher_folds(data, splits, pool, args)
+        name = f"MiniLM fine-tuned ({args.epochs} ep, {args.max_len} tok)"
+    np.save(cache / f"teacher_oof_{args.teacher}.npy", P)
+    rows = {"fast (shipped recipe)": F, name: P, "mean of teacher and fast": 0.5 * (P + F)}
+    shares = {}
+    for rec in (0.99, 0.98):
+        rows[f"cascade (mean above fast {rec:.0%} rec)"], shares[rec] = cascade_oof(data, F, P, rec)
     if args.step == "distill":
         from aac.classifiers.pseudo import distilled_oof
 
@@ -141,10 +202,11 @@ def main() -> None:
             for wt in map(float, args.weights.split(",")):
                 t0 = time.perf_counter()
                 rows[f"distilled {mode} w{wt:g}"] = D = distilled_oof(data, splits, pool, pooled, wt, mode)
-                np.save(cache / f"distilled_{mode.replace('/', '-')}_w{wt:g}.npy", D)
+                np.save(cache / f"distilled_{args.teacher}_{mode.replace('/', '-')}_w{wt:g}.npy", D)
                 print(f"  distilled {mode} w{wt:g}: {time.perf_counter() - t0:.0f} s", flush=True)
-    print(f"grouped CV over the union (5 folds by repository, as bench/classify_grouped.py); prevalence-weighted; "
-          f"hard share at >= 95 % gold-C recall")
+    print("grouped CV over the union (5 folds by repository, as bench/classify_grouped.py); prevalence-weighted; "
+          "hard share at >= 95 % gold-C recall; cascade band shares of items sent to the teacher: "
+          + ", ".join(f"{k:.0%} rec {v:.2f}" for k, v in shares.items()))
     print(HEADER)
     for name, Q in rows.items():
         print(line(name, figures(data, Q)), flush=True)
