@@ -1,9 +1,9 @@
 """A slow, more accurate teacher: all-MiniLM-L6-v2 fine-tuned end to end as a five-way classifier (issue 24).
 
 Why: the fast ``trained`` model sees hashed words; a fine-tuned sentence encoder sees word meaning and order. It is
-too slow for the default (about 100 items/s on 2 CPU cores against >= 10,000), so it serves as a teacher that
-pseudo-labels unlabelled items for the fast student, and as the second stage of a cascade that re-types only the
-items the fast model is unsure of. Its input is what the fast model's constraint stage reads: the governing
+too slow for the default (8-100 items/s on 2 shared CPU cores against >= 10,000), so it serves as a teacher that
+pseudo-labels unlabelled items for the fast student (``bench/classify_teacher_union.py``; measured, not shipped:
+see the model card's "What was tried"). Its input is what the fast model's constraint stage reads: the governing
 headings and the list's lead-in ("Never:"), then the text (a sentence pair, truncated to ``max_len`` tokens).
 Needs the minilm extra (torch, transformers, the packaged MiniLM weights); importing this module does not.
 """
@@ -189,8 +189,8 @@ class FrozenTeacher:
     """The MiniLM encoder frozen (the packaged weights) + a class-balanced multinomial logistic head over its
     mean-pooled output of (context, text). Why: full fine-tuning (:class:`Teacher`) ran at under 3 items/s on the
     project's 2 shared CPU cores, far too slow for five folds; the frozen encoder embeds each item once, and the head
-    (5 x 384 weights, a few KB) trains in seconds, so it ships with the package while the encoder stays in the
-    minilm extra. ``fit`` / ``proba`` take embeddings (:meth:`Teacher.embed`); ``save`` / ``load`` an .npz."""
+    (5 x 384 weights, a few KB) trains in seconds. ``fit`` / ``proba`` take embeddings (:meth:`Teacher.embed`);
+    ``save`` / ``load`` an .npz."""
 
     def __init__(self, c_reg: float = 1.0):
         self.c_reg = c_reg

