@@ -135,9 +135,9 @@ def embed_step(data, pool, cache: Path, chunks: int, max_len: int = 128) -> None
         np.save(cache / "emb_labelled_len128.npy", t.embed([data[i].item for i in rows], log=log))
         np.save(cache / "emb_labelled_rows.npy", rows)
     order = np.random.default_rng(0).permutation(len(pool))
-    np.save(cache / "pool_order.npy", order)
+    np.save(cache / f"pool_order_n{len(pool)}.npy", order)
     for c in range(chunks):
-        f = cache / f"emb_pool_len128_chunk{c}.npy"
+        f = cache / f"emb_pool_n{len(pool)}_len128_chunk{c}.npy"
         if not f.exists() and c * 3000 < len(pool):
             np.save(f, t.embed([pool[i].item for i in order[c * 3000:(c + 1) * 3000]], log=log))
 
@@ -148,8 +148,8 @@ def frozen_embeddings(data, pool, cache: Path):
     rows = np.load(cache / "emb_labelled_rows.npy")
     E = np.full((len(data), 384), np.nan, dtype=np.float32)
     E[rows] = np.load(cache / "emb_labelled_len128.npy")
-    order = np.load(cache / "pool_order.npy")
-    chunks = sorted(cache.glob("emb_pool_len128_chunk*.npy"), key=lambda p: int(p.stem.split("chunk")[1]))
+    order = np.load(cache / f"pool_order_n{len(pool)}.npy")  # a pool of another size has other embeddings
+    chunks = sorted(cache.glob(f"emb_pool_n{len(pool)}_len128_chunk*.npy"), key=lambda p: int(p.stem.split("chunk")[1]))
     U = np.concatenate([np.load(c) for c in chunks]) if chunks else np.zeros((0, 384), dtype=np.float32)
     return E, [pool[i] for i in order[:len(U)]], U
 
