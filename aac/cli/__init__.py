@@ -34,7 +34,14 @@ def one_line(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {' '.join(text.split()) or 'no message'}"
 
 
-CorpusOpt = typer.Option(Path("data"), "--corpus", envvar="AAC_CORPUS", help="Corpus folder (Parquet tables + aac.duckdb).")
+def _corpus_option():
+    from aac.cli.options import typer_parameter
+    from aac.jobs.options import corpus_option, declared
+
+    return typer_parameter(declared("corpus", Path, corpus_option())).default
+
+
+CorpusOpt = _corpus_option()  # the jobs' --corpus, for the commands that run no job (sql, pull, annotate, ...)
 
 # Each area's command module; adding an area is one line.
 AREAS: tuple[str, ...] = (

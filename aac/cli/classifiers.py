@@ -17,10 +17,7 @@ console = plain_console(stderr=True, soft_wrap=True)  # a message stays one line
 SHARED_HINT = "e.g. ../shared/data/gold_dev.jsonl"
 
 
-def _print_llm_stats(clf) -> None:
-    from aac.classifiers.llm import stats_of
-
-    s = stats_of(clf)
+def _print_llm_stats(s: dict) -> None:
     if s:
         console.print(f"LLM: {s['calls']} requests, {s['cache_hits']} cached, {s['retries']} retries, {s['errors']} "
                       f"failed items; {s['prompt_tokens']} prompt + {s['completion_tokens']} completion tokens; "
@@ -28,61 +25,40 @@ def _print_llm_stats(clf) -> None:
 
 
 def register(app: typer.Typer, eval_app: typer.Typer) -> None:
+    from aac.cli.options import job_options
+    from aac.jobs.classify import ClassifyOptions
+
     classify_app = typer.Typer(help="Type items as C/P/B/F/E (Constraint, Procedural, Belief, Preference, Episodic).",
                                invoke_without_command=True)
     app.add_typer(classify_app, name="classify")
 
     @classify_app.callback()
-    def classify(
-        ctx: typer.Context,
-        src: Optional[Path] = typer.Option(None, "--in", help="JSONL items: id, text, optional section (list of headings)."),
-        out: Optional[Path] = typer.Option(None, "--out", help="JSONL output: input fields + type, proba, confidence, abstained."),
-        corpus: Optional[Path] = typer.Option(None, "--corpus", envvar="AAC_CORPUS", help="Retype the corpus items table instead."),
-        classifier: str = typer.Option("default", "--classifier", "-c", help="regex | encoder | trained | cascade | llm | safetymargin | default"),
-        runner: str = typer.Option("local", "--runner", help="Corpus mode: local | prefect | dask."),
-        address: Optional[str] = typer.Option(None, "--address", help="Dask scheduler (tcp://host:port); default a LocalCluster."),
-        llm_base_url: Optional[str] = typer.Option(None, "--llm-base-url", help="OpenAI-compatible endpoint (key from AAC_LLM_API_KEY / OPENAI_API_KEY)."),
-        llm_model: Optional[str] = typer.Option(None, "--llm-model"),
-    ) -> None:
+    @job_options(ClassifyOptions)
+    def classify(options: ClassifyOptions, ctx: typer.Context) -> None:
         """Classify a JSONL file (--in/--out) or retype a corpus (--corpus)."""
         if ctx.invoked_subcommand:
             return
-        from aac.classifiers.base import get_classifier
-        from aac.classifiers.llm import llm_options
+        from aac.jobs.classify import BadClassifyInput, build_classifier, check
 
-        if src is None and corpus is None:
-            console.print("give --in ITEMS.jsonl --out OUT.jsonl, or --corpus DIR", style="red")
-            raise typer.Exit(2)
         try:
-            clf = get_classifier(classifier, **llm_options(classifier, llm_base_url, llm_model))
-        except (KeyError, RuntimeError, FileNotFoundError, ValueError) as exc:
+            check(options)
+            clf = build_classifier(options.classifier, options.llm_base_url, options.llm_model)
+        except BadClassifyInput as exc:
+            console.print(f"{exc}", style="red")
+            raise typer.Exit(exc.exit_code)
+        except (KeyError, RuntimeError, FileNotFoundError, ValueError) as exc:  # the classifier cannot be built
             message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc  # not KeyError's quoted repr
             console.print(f"{message}", style="red")
             raise typer.Exit(2)
-        if src is not None:
-            if out is None:
-                console.print("--in needs --out", style="red")
+        if options.src is None and options.runner != "local":
+            try:
+                report = _retype_on_flow(options)
+            except RuntimeError as exc:  # e.g. the dask extra is missing: say which install line fixes it
+                console.print(f"{exc}", style="red")
                 raise typer.Exit(2)
-            if not src.is_file():
-                console.print(f"no such file: {src}", style="red")
-                raise typer.Exit(2)
-            if out.is_dir() or not out.resolve().parent.is_dir():
-                console.print(f"cannot write {out}: {'a folder' if out.is_dir() else 'no such folder'}", style="red")
-                raise typer.Exit(2)
-            from aac.classifiers.batch import classify_jsonl
-
-            counts = classify_jsonl(clf, src, out)
-            console.print(f"classified {counts['items']} items with {classifier} -> {out}"
-                          + (f" ({counts['errors']} bad lines kept with an error field)" if counts["errors"] else ""))
-            _print_llm_stats(clf)
-            if counts["failed"]:
-                _report_failed(counts["failed"], counts["items"], classifier, clf)
-                raise typer.Exit(1)
-            if counts["errors"]:  # the output holds them, flagged; the exit status says the input was not clean
-                console.print(f"{counts['errors']} lines of {src} are not items (see their error field)", style="red")
-                raise typer.Exit(1)
-            return
-        _retype(corpus, classifier, runner, address, clf, llm_base_url, llm_model)
+        else:
+            report = _classify_here(options, clf)
+        _print_classified(options, report)
 
     @classify_app.command("train")
     def train(
@@ -209,72 +185,47 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
     register_annotation(app)
 
 
-def _report_failed(n_failed: int, n_items: int, classifier: str, clf=None) -> None:
-    from aac.classifiers.llm import stats_of
-
-    first = stats_of(clf).get("first_error") if clf is not None else ""
+def _report_failed(n_failed: int, n_items: int, classifier: str, first: str | None = None) -> None:
     console.print(f"{n_failed} of {n_items} items could not be typed by {classifier} (written abstained, "
                   f"classifier '…:error')" + (f"; first error: {first}" if first else "") + "", style="red")
 
 
-def _retype(corpus: Path, classifier: str, runner: str, address: str | None, clf=None,
-            llm_base_url: str | None = None, llm_model: str | None = None) -> None:
-    """Retype the corpus's items under its writer lock (aac.core.corpus_lock): never beside an `aac process`."""
-    from aac.core.corpus_lock import corpus_lock
+def _classify_here(options, clf):
+    """The job in this process with the classifier built already; a corpus retype shows a progress bar."""
+    from aac.jobs.classify import classify as classify_job
 
-    with corpus_lock(corpus, "aac classify --corpus", create=False):
-        _retype_held(corpus, classifier, runner, address, clf, llm_base_url, llm_model)
+    if options.src is not None:
+        return classify_job(options, clf=clf)
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    with Progress(TextColumn("{task.description}", markup=False), BarColumn(), MofNCompleteColumn(),
+                  TimeRemainingColumn(), console=console) as bar:
+        task = bar.add_task(f"classify ({options.classifier})", total=None)
+        return classify_job(options, on_progress=lambda k, total: bar.update(task, advance=k, total=total), clf=clf)
 
 
-def _retype_held(corpus: Path, classifier: str, runner: str, address: str | None, clf=None,
-                 llm_base_url: str | None = None, llm_model: str | None = None) -> None:
-    from aac.core.store import Corpus
+def _retype_on_flow(options):
+    """The Prefect flow ``classify-corpus`` on Prefect's threads or on Dask."""
+    from aac.flows.classify import run_classify_flow
+    from aac.flows.interrupt import exit_at_once_on_interrupt
+    from aac.jobs.classify import ClassifyReport
 
-    c = Corpus(corpus)
-    if not c.exists("items"):
-        console.print(f"corpus {corpus} has no items table", style="red")
-        raise typer.Exit(2)
-    if runner == "local":
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    with exit_at_once_on_interrupt("retyping"):
+        return ClassifyReport(**run_classify_flow(options))
 
-        from aac.classifiers.base import get_classifier
-        from aac.classifiers.batch import retype_corpus
 
-        from aac.classifiers.base import fingerprint_of
-        from aac.processing.item_record import rewriting_items
-
-        total = c.count("items")
-        clf = clf if clf is not None else get_classifier(classifier)
-        with Progress(TextColumn("{task.description}", markup=False), BarColumn(), MofNCompleteColumn(),
-                      TimeRemainingColumn(), console=console) as bar, \
-                rewriting_items(c, fingerprint_of(clf), whole_table=True):  # so `aac process` knows who typed them
-            task = bar.add_task(f"classify ({classifier})", total=total)
-            n = retype_corpus(c, clf, on_progress=lambda k: bar.advance(task, k))
-    elif runner in ("prefect", "dask"):
-        from aac.flows.classify import classify_corpus_flow
-        from aac.flows.interrupt import exit_at_once_on_interrupt
-
-        try:
-            with exit_at_once_on_interrupt("retyping"):
-                n = classify_corpus_flow(str(corpus), classifier, runner, address,
-                                         llm_base_url=llm_base_url, llm_model=llm_model)
-        except RuntimeError as exc:  # e.g. the dask extra is missing: say which install line fixes it
-            console.print(f"{exc}", style="red")
-            raise typer.Exit(2)
+def _print_classified(options, report) -> None:
+    """The run's lines; exit 1 when items could not be typed or input lines were not items."""
+    name = options.classifier
+    if options.src is not None:
+        console.print(f"classified {report.items} items with {name} -> {options.out}"
+                      + (f" ({report.errors} bad lines kept with an error field)" if report.errors else ""))
     else:
-        console.print(f"unknown runner {runner!r}; use local, prefect or dask", style="red")
-        raise typer.Exit(2)
-    c.refresh_catalog()
-    console.print(f"retyped {n} items in {corpus} with {classifier}")
-    if clf is not None and runner == "local":  # a flow's workers keep their own figures
-        _print_llm_stats(clf)
-    from aac.classifiers.batch import count_failed
-
-    n_failed = count_failed(c)
-    if n_failed:
-        from aac.classifiers.base import fingerprint_of
-        from aac.processing.item_record import typed_incompletely
-
-        typed_incompletely(c, fingerprint_of(clf) if clf is not None else None, n_failed)
-        _report_failed(n_failed, n, classifier, clf if runner == "local" else None)
+        console.print(f"retyped {report.items} items in {options.corpus} with {name}")
+    _print_llm_stats(report.llm)
+    if report.failed:
+        _report_failed(report.failed, report.items, name, report.llm.get("first_error"))
+        raise typer.Exit(1)
+    if report.errors:  # the output holds them, flagged; the exit status says the input was not clean
+        console.print(f"{report.errors} lines of {options.src} are not items (see their error field)", style="red")
         raise typer.Exit(1)

@@ -2,24 +2,22 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import typer
 
 from aac.cli import CorpusOpt, console, one_line
+from aac.cli.options import job_options
 from aac.core.errors import InputError
+from aac.jobs.publish import PublishOptions
+from aac.jobs.refresh import RefreshOptions
 
 
+@job_options(PublishOptions)
 def publish(
-    corpus: Path = CorpusOpt,
-    out: Path = typer.Option(Path("hub"), "--out", help="Hub folder to write (README.md + data/<config>/*.parquet)."),
-    repo_id: str = typer.Option(None, "--repo-id", envvar="AAC_HF_REPO_ID", help="Dataset repo ORG/NAME to upload to."),
+    options: PublishOptions,
     dry_run: bool = typer.Option(False, "--dry-run", help="Build and validate the folder, upload nothing."),
-    optout: Path = typer.Option(None, "--optout", help="Opt-out list (owner/name or owner/* per line). "
-                                "Default: <corpus>/optout.txt, then ./optout.txt, if present."),
-    private: bool = typer.Option(False, "--private", help="Create the Hub repo as private."),
-    force: bool = typer.Option(False, "--force", help="Write into a non-empty --out folder that no earlier publish "
-                               "wrote (its README.md and data/ are replaced)."),
 ) -> None:
     """Write the Hub layout of the publishable rows, validate it offline with `datasets`, then upload it.
 
@@ -28,14 +26,14 @@ def publish(
     from aac.hub.upload import UploadError
     from aac.hub.publish import NotAPublishFolder
     from aac.hub.validate import HubFolderInvalid
-    from aac.jobs.publish import MissingHubToken, PublishOptions, PublishStages, build_stage
+    from aac.jobs.publish import MissingHubToken, PublishStages, build_stage
     from aac.jobs.publish import publish as publish_job
 
+    corpus, out, repo_id = options.corpus, options.out, options.repo_id
     if not corpus.is_dir():  # a mistyped --corpus must not publish "nothing" from a new empty folder
         console.print(f"error: no corpus folder at {str(corpus)}", style="red")
         raise typer.Exit(2)
-    options = PublishOptions(corpus=corpus, out=out, repo_id=repo_id, optout=optout,
-                             upload=bool(repo_id) and not dry_run, private=private, force=force)
+    options = replace(options, upload=bool(repo_id) and not dry_run)
 
     def build_and_say(*args) -> dict:  # the folder's line comes before the upload, which may take long
         figures = build_stage(*args)
@@ -110,32 +108,15 @@ def pull(
     typer.echo(f"try: aac sql --corpus {corpus} \"SELECT platform, count(*) FROM artifacts GROUP BY 1 ORDER BY 2 DESC\"")
 
 
-def refresh(
-    corpus: Path = CorpusOpt,
-    api_url: str = typer.Option(None, "--api-url", envvar="AAC_GITHUB_API_URL",
-                                help="Crawl this REST API (GitHub, Enterprise or an emulator) into a fresh folder."),
-    incoming: Path = typer.Option(None, "--incoming", help="Use a crawl already written to this corpus folder "
-                                  "(e.g. by `aac crawl --corpus DIR`) instead of crawling."),
-    platform: list[str] = typer.Option(None, "--platform", "-p", help="Only these platforms (repeatable); files of "
-                                       "other platforms are left as they are, never marked removed."),
-    process: bool = typer.Option(True, "--process/--no-process", help="Process what changed right after merging."),
-    fetch_workers: int = typer.Option(None, "--fetch-workers", min=1,
-                                      help="Parallel raw-content downloads per partition (default 8, or "
-                                           "AAC_FETCH_WORKERS); files with an unchanged blob sha are not downloaded."),
-    graphql_batch: int = typer.Option(None, "--graphql-batch", min=0,
-                                      help="Repositories per GraphQL metadata request (default 100; 0 = REST only, "
-                                           "one request per repository)."),
-) -> None:
+@job_options(RefreshOptions)
+def refresh(options: RefreshOptions) -> None:
     """Refresh the corpus as a new version: crawl, merge (changelog, tombstones), process what changed."""
     from aac.core.config import Settings, scrub
-    from aac.jobs.refresh import RefreshCrawlFailed, RefreshOptions
     from aac.core.corpus_lock import CorpusLocked
+    from aac.jobs.refresh import RefreshCrawlFailed
     from aac.jobs.refresh import refresh as refresh_job
 
     settings = Settings.from_env()
-    options = RefreshOptions(corpus=corpus, api_url=api_url, incoming=incoming,
-                             platforms=tuple(platform) if platform else None, process=process,
-                             fetch_workers=fetch_workers, graphql_batch=graphql_batch)
     try:
         report = refresh_job(options, settings, say=typer.echo)
     except RefreshCrawlFailed as exc:  # one scrubbed line, never a token
@@ -148,7 +129,7 @@ def refresh(
     except OSError as exc:  # not writable, no crawl in --incoming
         console.print(f"{str(exc)}", style="red")
         raise typer.Exit(1)
-    _print_refresh(report, process)
+    _print_refresh(report, options.process)
 
 
 def _print_refresh(report, process: bool) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import shlex
-from pathlib import Path
+from dataclasses import replace
 
 import typer
 
@@ -36,52 +36,39 @@ def _print_process(report, console) -> None:
 
 
 def register(app: typer.Typer, eval_app: typer.Typer) -> None:
-    from aac.cli import CorpusOpt
+    from aac.cli.options import job_options
+    from aac.jobs.build import BuildOptions
+    from aac.jobs.demo import DemoOptions
+    from aac.jobs.options import as_parameters
+    from aac.jobs.process import ProcessOptions
 
     @app.command()
+    @job_options(ProcessOptions)
     def process(
-        corpus: Path = CorpusOpt,
-        keep_private: bool = typer.Option(False, "--keep-private",
-                                          help="Keep the (redacted) content of non-permissively licensed files "
-                                               "for private analysis; they are never in publishable_* views."),
-        near_threshold: float = typer.Option(0.85, "--near-threshold", min=0.05, max=0.97,
-                                             help="MinHash Jaccard threshold for near duplicates."),
-        allow: str = typer.Option(None, "--allow", help="Comma-separated SPDX allowlist (default: the permissive list)."),
-        template_min_repos: int = typer.Option(3, "--template-min-repos", min=2,
-                                               help="A dedupe cluster over this many repositories is a template copy."),
-        workers: int = typer.Option(1, "--workers", min=1, help="Processes for the per-artifact steps."),
-        full: bool = typer.Option(False, "--full", help="Recompute every artifact and item (default: only those "
-                                  "whose input or processing code changed since the last run; items typed by another "
-                                  "classifier or model are re-typed either way)."),
-        classifier: str = typer.Option("default", "--classifier",
-                                       help="Registry name of the classifier that types the items."),
+        options: ProcessOptions,
         prefect: bool = typer.Option(False, "--prefect/--no-prefect", help="Run as the Prefect flow `process`."),
     ) -> None:
         """Normalise, dedupe, licence-filter, redact secrets, tag and itemise crawled artifacts (idempotent)."""
+        from aac.core.store import Corpus
         from aac.core.terminal import plain_console
 
-        from aac.core.store import Corpus
-
         console = plain_console()
-        c = Corpus(corpus)
+        c = Corpus(options.corpus)
         if not c.exists("artifacts") and not c.exists("raw_artifacts"):
-            plain_console(stderr=True).print(f"no artifacts in {corpus}: run `aac crawl` (or `aac demo`) first", style="red")
+            plain_console(stderr=True).print(f"no artifacts in {options.corpus}: run `aac crawl` (or `aac demo`) "
+                                             "first", style="red")
             raise typer.Exit(2)
+        options = replace(options, corpus=c.root)
         if prefect:
             from aac.flows.interrupt import exit_at_once_on_interrupt
             from aac.flows.process import process as process_flow
 
             with exit_at_once_on_interrupt("processing"):
-                out = process_flow(corpus=str(c.root), keep_private=keep_private, near_threshold=near_threshold,
-                                   allow=allow, template_min_repos=template_min_repos, workers=workers, full=full,
-                                   classifier=classifier)
+                out = process_flow(**as_parameters(options))
             typer.echo(f"process (prefect): {out['artifacts']} artifacts, {out['kept']} kept, {out['items']} items")
             return
-        from aac.jobs.process import ProcessOptions
         from aac.jobs.process import process as process_job
 
-        options = ProcessOptions(c.root, keep_private, near_threshold, allow, template_min_repos, workers, full,
-                                 classifier)
         try:
             cfg = options.config()
         except KeyError as exc:  # an unknown classifier name, before any work: say which exist
@@ -91,27 +78,23 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
         _print_process(report, console)
 
     @app.command()
-    def build(
-        api_url: str = typer.Option(None, "--api-url", envvar="AAC_GITHUB_API_URL",
-                                    help="REST API base (GitHub, Enterprise or an emulator's URL)."),
-        corpus: Path = CorpusOpt,
-        platform: list[str] = typer.Option(None, "--platform", "-p", help="Only these platforms (repeatable)."),
-        keep_private: bool = typer.Option(False, "--keep-private", help="See `aac process`."),
-        near_threshold: float = typer.Option(0.85, "--near-threshold", min=0.05, max=0.97),
-        workers: int = typer.Option(1, "--workers", min=1),
-    ) -> None:
-        """Crawl + process + classify as one Prefect flow (`build`)."""
-        from aac.core.config import DEFAULT_GITHUB_API, Settings, scrub
+    @job_options(BuildOptions)
+    def build(options: BuildOptions) -> None:
+        """Crawl + process + classify as one Prefect flow (`build`): the options of `aac crawl` and `aac process`."""
+        from aac.core.config import Settings, scrub
+        from aac.core.terminal import plain_console
         from aac.flows.build import build as build_flow
+        from aac.flows.interrupt import exit_at_once_on_interrupt
+        from aac.jobs.crawl import BadCrawlOption, check
 
         settings = Settings.from_env()
-        url = api_url or settings.github_api_url or DEFAULT_GITHUB_API
-        from aac.flows.interrupt import exit_at_once_on_interrupt
-
         try:
+            check(options.crawl_options())  # before the flow starts its server
             with exit_at_once_on_interrupt("the build"):
-                out = build_flow(api_url=url, corpus=str(corpus), platforms=list(platform or []) or None,
-                                 keep_private=keep_private, near_threshold=near_threshold, workers=workers)
+                out = build_flow(**as_parameters(options))
+        except BadCrawlOption as exc:
+            plain_console(stderr=True).print(f"{exc}", style="red")
+            raise typer.Exit(exc.exit_code)
         except Exception as exc:  # noqa: BLE001 - one scrubbed line, never a token
             typer.echo(f"build failed ({type(exc).__name__}): {scrub(str(exc), settings)}", err=True)
             raise typer.Exit(1)
@@ -120,28 +103,22 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
                    f"{p['kept']} kept, {p['private']} private, {p['dropped']} dropped, {p['items']} items")
 
     @app.command()
-    def demo(
-        snapshot: Path = typer.Option(None, "--snapshot", help="A JSON Lines snapshot to serve (default: generate one)."),
-        files: int = typer.Option(2000, "--files", min=1, help="Size of the generated snapshot."),
-        seed: int = typer.Option(0, "--seed", help="Seed of the generator and the emulator."),
-        corpus: Path = CorpusOpt,
-        profile: str = typer.Option("github", "--profile", help="Emulator profile: github (hostile) or ideal."),
-        workers: int = typer.Option(1, "--workers", min=1),
-    ) -> None:
+    @job_options(DemoOptions)
+    def demo(options: DemoOptions) -> None:
         """The whole pipeline offline in one command: snapshot -> emulator -> crawl -> process -> classify -> data/."""
-        from aac.core.terminal import plain_console
         from rich.table import Table
 
-        from aac.jobs.demo import EXAMPLE_QUERIES, DemoOptions
+        from aac.core.terminal import plain_console
+        from aac.jobs.demo import EXAMPLE_QUERIES
         from aac.jobs.demo import demo as demo_job
 
+        corpus, snapshot = options.corpus, options.snapshot
         console = plain_console()
         if snapshot is not None and not snapshot.is_file():
             plain_console(stderr=True).print(f"--snapshot {snapshot}: no such file", style="red")
             raise typer.Exit(2)
         with console.status("demo") as status:
-            r = demo_job(DemoOptions(corpus, snapshot, files, seed, profile, workers),
-                         on_phase=lambda phase: status.update(f"demo: {phase}"))
+            r = demo_job(options, on_phase=lambda phase: status.update(f"demo: {phase}"))
         console.print(f"AAC demo: {r.snapshot_files:,} snapshot files -> {corpus}/  "
                       f"(snapshot {r.seconds['snapshot']:.1f}s, crawl {r.seconds['crawl']:.1f}s, "
                       f"process+classify {r.seconds['process']:.1f}s)")

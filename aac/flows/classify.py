@@ -1,87 +1,43 @@
 """Prefect flow that (re)types a corpus's items table, one task per Parquet part, on threads or on Dask.
 
-Thin by design: the work is :func:`aac.classifiers.batch.retype_batch`; the flow only fans parts out to a task
-runner (``prefect``: Prefect's thread pool; ``dask``: prefect-dask's DaskTaskRunner on a LocalCluster or on the
-scheduler at ``address``) and swaps the retyped parts in atomically with ``Corpus.replace``.
+Thin by design: the job is :func:`aac.jobs.classify.classify` (lock, staging, the atomic swap, the record of who
+typed the items); the flow fans the parts out to a task runner (``prefect``: Prefect's thread pool; ``dask``:
+prefect-dask's DaskTaskRunner on a LocalCluster or on the scheduler at ``address``). Its parameters are the fields
+of :class:`~aac.jobs.classify.ClassifyOptions`.
 """
 
 from __future__ import annotations
 
-import shutil
-import uuid
-from pathlib import Path
-
 from prefect import flow, task
 
+from aac.jobs.classify import ClassifyOptions, ClassifyStages
+from aac.jobs.classify import classify as classify_job
+from aac.jobs.classify import retype_part as retype_part_stage
+from aac.jobs.options import as_parameters, takes_fields_of
+
 DASK_HINT = "pip install 'aac[dask]'"
-
-
-def _classifier(classifier: str, llm_base_url: str | None, llm_model: str | None):
-    from aac.classifiers.base import get_classifier
-    from aac.classifiers.llm import llm_options
-
-    return get_classifier(classifier, **llm_options(classifier, llm_base_url, llm_model))
 
 
 @task(name="retype-part", retries=1)
 def retype_part(part: str, classifier: str, staging: str, llm_base_url: str | None = None,
                 llm_model: str | None = None) -> tuple[str, str | None]:
-    """One Parquet part retyped; returns the staged file and the fingerprint of the classifier that typed it (a worker
-    builds the classifier from its own environment: an LLM key, AAC_CLASSIFIER_MODEL - never flow parameters)."""
-    import pyarrow.parquet as pq
-
-    from aac.classifiers.base import fingerprint_of
-    from aac.classifiers.batch import retype_batch
-
-    clf = _classifier(classifier, llm_base_url, llm_model)
-    table = retype_batch(clf, pq.read_table(part))
-    out = Path(staging) / Path(part).name
-    pq.write_table(table, out)
-    return str(out), fingerprint_of(clf)
+    """One Parquet part retyped (:func:`aac.jobs.classify.retype_part`): a worker builds the classifier from its own
+    environment (an LLM key, AAC_CLASSIFIER_MODEL), never from flow parameters."""
+    return retype_part_stage(part, classifier, staging, llm_base_url, llm_model)
 
 
-def check_same_classifier(typed_by: str | None, worker_fingerprints: list[str | None]) -> None:
-    """Refuse a retype whose workers built another classifier than the one the record will name (e.g.
-    AAC_CLASSIFIER_MODEL set here but not on the Dask workers); the items table is then left as it was."""
-    others = sorted({str(fp) for fp in worker_fingerprints if fp != typed_by})
-    if others:
-        raise RuntimeError(f"the workers typed with another classifier ({', '.join(others)}) than this process "
-                           f"({typed_by}): give the workers the same environment (AAC_CLASSIFIER_MODEL, the model "
-                           "files); the items table is unchanged")
+def retype_parts(parts: list[str], options: ClassifyOptions, staging: str) -> list[tuple[str, str | None]]:
+    """The job's parts stage: a task per part on the flow's task runner, gathered in order."""
+    futures = [retype_part.submit(p, options.classifier, staging, options.llm_base_url, options.llm_model)
+               for p in parts]
+    return [f.result() for f in futures]
 
 
 @flow(name="classify-corpus")
-def classify_corpus(root: str, classifier: str = "default", llm_base_url: str | None = None,
-                    llm_model: str | None = None) -> int:
-    from aac.core.corpus_lock import corpus_lock
-    from aac.core.store import Corpus
-
-    with corpus_lock(root, "classify-corpus flow", create=False):  # re-entrant: `aac classify --corpus` holds it
-        return _classify_held(Corpus(root), classifier, llm_base_url, llm_model)
-
-
-def _classify_held(corpus, classifier: str, llm_base_url: str | None, llm_model: str | None) -> int:
-    import pyarrow.parquet as pq
-
-    from aac.core.store import remove_stale_dirs
-
-    from aac.classifiers.base import fingerprint_of
-    from aac.processing.item_record import rewriting_items
-
-    root = str(corpus.root)
-    parts = [str(p) for p in corpus.part_files("items")]
-    remove_stale_dirs(Path(root), ".classify-staging-*")  # a killed run's
-    staging = Path(root) / f".classify-staging-{uuid.uuid4().hex}"
-    staging.mkdir(parents=True)
-    try:  # the record of `aac process` learns which classifier typed every row
-        typed_by = fingerprint_of(_classifier(classifier, llm_base_url, llm_model))
-        with rewriting_items(corpus, typed_by, whole_table=True):
-            futures = [retype_part.submit(p, classifier, str(staging), llm_base_url, llm_model) for p in parts]
-            staged = [f.result() for f in futures]
-            check_same_classifier(typed_by, [fp for _, fp in staged])
-            return corpus.replace("items", (pq.read_table(p) for p, _ in staged))
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
+@takes_fields_of(ClassifyOptions, document=True)
+def classify_corpus(options: ClassifyOptions) -> dict:
+    """Retype a corpus's items (or type a JSONL file): the classify job with a task per Parquet part."""
+    return classify_job(options, ClassifyStages(parts=retype_parts)).to_dict()
 
 
 def check_scheduler(address: str, timeout: float = 5.0) -> None:
@@ -103,7 +59,8 @@ def check_scheduler(address: str, timeout: float = 5.0) -> None:
 
 
 def task_runner(runner: str, address: str | None = None, cluster_kwargs: dict | None = None):
-    if runner == "prefect":
+    """The flow's task runner: ``local`` and ``prefect``, Prefect's thread pool; ``dask``, a Dask cluster."""
+    if runner in ("local", "prefect"):
         from prefect.task_runners import ThreadPoolTaskRunner
 
         return ThreadPoolTaskRunner(max_workers=2)
@@ -119,9 +76,13 @@ def task_runner(runner: str, address: str | None = None, cluster_kwargs: dict | 
     raise ValueError(f"unknown runner {runner!r}; use prefect or dask")
 
 
-def classify_corpus_flow(root: str, classifier: str = "default", runner: str = "prefect", address: str | None = None,
-                         cluster_kwargs: dict | None = None, llm_base_url: str | None = None,
-                         llm_model: str | None = None) -> int:
-    """Run the flow with the chosen task runner; returns the number of items written."""
-    return classify_corpus.with_options(task_runner=task_runner(runner, address, cluster_kwargs))(
-        root, classifier, llm_base_url, llm_model)
+def run_classify_flow(options: ClassifyOptions, cluster_kwargs: dict | None = None) -> dict:
+    """Run the flow on the task runner ``options.runner`` names; returns the classify report as a dict."""
+    runner = task_runner(options.runner, options.address, cluster_kwargs)
+    return classify_corpus.with_options(task_runner=runner)(**as_parameters(options))
+
+
+@takes_fields_of(ClassifyOptions)
+def classify_corpus_flow(options: ClassifyOptions, cluster_kwargs: dict | None = None) -> int:
+    """Retype a corpus on the flow (Python callers): the number of items written."""
+    return run_classify_flow(options, cluster_kwargs)["items"]

@@ -1,4 +1,5 @@
-"""Prefect flow ``process``: the processing pass as one retried task, with its stage and step tables as Prefect artifacts.
+"""Prefect flow ``process``: the processing pass as one retried task, with its stage and step tables as Prefect
+artifacts; its parameters are the fields of :class:`~aac.jobs.process.ProcessOptions`.
 
 Thin on purpose: the job is :func:`aac.jobs.process.process`; the flow owns retries and reporting.
 The task is idempotent (a re-run recomputes the same tables from ``raw_artifacts``), so a retry is safe.
@@ -11,6 +12,7 @@ from prefect.artifacts import create_table_artifact
 
 from aac.jobs.process import ProcessOptions
 from aac.jobs.process import process as process_job
+from aac.jobs.options import takes_fields_of
 
 
 def step_count_rows(report: dict) -> list[dict]:
@@ -20,17 +22,16 @@ def step_count_rows(report: dict) -> list[dict]:
 
 
 @task(retries=2, retry_delay_seconds=[5, 30])
-def process_corpus(corpus: str, keep_private: bool, near_threshold: float, allow: str | None,
-                   template_min_repos: int, workers: int, full: bool = False, classifier: str = "default") -> dict:
-    options = ProcessOptions(corpus, keep_private, near_threshold, allow, template_min_repos, workers, full, classifier)
+def process_corpus(options: ProcessOptions) -> dict:
     return process_job(options).to_dict()
 
 
 @flow(name="process", log_prints=True)
-def process(corpus: str = "data", keep_private: bool = False, near_threshold: float = 0.85, allow: str | None = None,
-            template_min_repos: int = 3, workers: int = 1, full: bool = False, classifier: str = "default") -> dict:
+@takes_fields_of(ProcessOptions, document=True)
+def process(options: ProcessOptions) -> dict:
     """Normalise, dedupe, licence-filter, redact, tag and itemise the crawled artifacts; publishes a step table."""
-    out = process_corpus(corpus, keep_private, near_threshold, allow, template_min_repos, workers, full, classifier)
+    out = process_corpus(options)
+    corpus = options.corpus
     create_table_artifact(key="process-steps", table=[
         {"step": s["name"], "rows": s["rows"], "seconds": round(s["seconds"], 2), "peak_rss_mb": round(s["peak_rss_mb"])}
         for s in out["steps"]], description=f"AAC process of {corpus}: rows, time and peak memory per stage")

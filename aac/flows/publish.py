@@ -6,11 +6,14 @@ Thin by design: the job is :func:`aac.jobs.publish.publish`; the flow owns retri
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from prefect import flow, task
 from prefect.artifacts import create_markdown_artifact, create_table_artifact
 
 from aac.flows.worker import worker_defaults
 from aac.jobs.publish import PublishOptions, PublishStages, build_stage, upload_stage
+from aac.jobs.options import takes_fields_of
 from aac.jobs.publish import publish as publish_job
 
 
@@ -36,14 +39,13 @@ def report_figures(figures: dict, title: str) -> None:
 
 
 @flow(name="publish-corpus", log_prints=True)
-def publish_corpus(corpus: str = "data", out: str = "hub", repo_id: str | None = None, upload: bool = False,
-                   optout: str | None = None) -> dict:
+@takes_fields_of(PublishOptions, document=True)
+def publish_corpus(options: PublishOptions) -> dict:
     """Publish the corpus: Hub folder of the publishable rows, validated offline; uploaded when ``upload``.
     ``optout`` defaults to ``<corpus>/optout.txt``, then ``./optout.txt``, as for `aac publish`; ``repo_id`` to the
     worker's ``AAC_HF_REPO_ID``."""
-    repo_id = worker_defaults(None, repo_id)[1]
-    options = PublishOptions(corpus=corpus, out=out, repo_id=repo_id, optout=optout, upload=upload)
+    options = replace(options, repo_id=worker_defaults(None, options.repo_id)[1])
     figures = publish_job(options, PublishStages(build=build_task, upload=upload_task)).to_dict()
-    report_figures(figures, f"AAC release from {corpus}")
+    report_figures(figures, f"AAC release from {options.corpus}")
     print(f"published rows: {figures['rows']}; held back: {figures['held_back']}")
     return figures

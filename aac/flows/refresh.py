@@ -1,11 +1,13 @@
 """Prefect flow ``refresh-corpus``: crawl -> merge as a new corpus version -> process -> (publish).
 
-Thin: the job is :func:`aac.jobs.refresh.refresh`; the flow gives it Prefect stages (the collector's ``crawl`` flow
-into the run folder, a merge task, a retried process task) and reports the version as Prefect artifacts.
+Thin: the job is :func:`aac.jobs.refresh.refresh`; the flow gives it Prefect stages (the ``crawl`` flow into the
+run folder, a merge task, a retried process task) and reports the version as Prefect artifacts. Its parameters
+are the fields of :class:`~aac.jobs.refresh.RefreshOptions`, then its own (publishing after the refresh).
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from prefect import flow, task
@@ -14,6 +16,7 @@ from prefect.artifacts import create_markdown_artifact, create_table_artifact
 from aac.core.config import Settings
 from aac.flows.worker import worker_defaults
 from aac.jobs.refresh import RefreshOptions, RefreshStages, merge_stage, process_stage
+from aac.jobs.options import as_parameters, takes_fields_of
 from aac.jobs.refresh import refresh as refresh_job
 
 
@@ -28,11 +31,10 @@ def process_task(corpus: str) -> dict:
 
 
 def crawl_subflow(options: RefreshOptions, settings: Settings, folder: Path, source: str) -> str:
-    """The collector's ``crawl`` flow into the refresh's run folder (one task per platform, each retried)."""
+    """The ``crawl`` flow into the refresh's run folder (one task per platform, each retried)."""
     from aac.flows.crawl import crawl
 
-    rows = crawl(api_url=source, corpus=str(folder), platforms=list(options.platforms) if options.platforms else None,
-                 previous=str(options.corpus), graphql_batch=options.graphql_batch)
+    rows = crawl(**as_parameters(options.crawl_options(folder, source)))
     return f"{sum(r.get('files', 0) for r in rows)} files over {len(rows)} platforms"
 
 
@@ -53,16 +55,14 @@ def report_version(result: dict) -> None:
 
 
 @flow(name="refresh-corpus", log_prints=True)
-def refresh_corpus(corpus: str = "data", api_url: str | None = None, incoming: str | None = None,
-                   platforms: list[str] | None = None, process: bool = True, publish: bool = False,
-                   out: str = "hub", repo_id: str | None = None, graphql_batch: int | None = None) -> dict:
-    """Weekly refresh. ``incoming`` = a folder already holding a crawl (skips crawling); ``graphql_batch``:
-    repositories per GraphQL metadata request (default 100; 0 = REST only). ``api_url`` and ``repo_id`` default to
-    the worker's ``AAC_GITHUB_API_URL`` (else api.github.com) and ``AAC_HF_REPO_ID``, as for the CLI."""
-    api_url, repo_id = worker_defaults(api_url, repo_id)
-    options = RefreshOptions(corpus=corpus, api_url=api_url, incoming=incoming,
-                             platforms=tuple(platforms) if platforms else None, process=process,
-                             graphql_batch=graphql_batch)
+@takes_fields_of(RefreshOptions, document=True)
+def refresh_corpus(options: RefreshOptions, publish: bool = False, out: str = "hub",
+                   repo_id: str | None = None) -> dict:
+    """Weekly refresh, then (``publish``) the ``publish-corpus`` flow into ``out``, uploaded to ``repo_id`` when
+    there is one. ``api_url`` and ``repo_id`` default to the worker's ``AAC_GITHUB_API_URL`` (else api.github.com)
+    and ``AAC_HF_REPO_ID``, as for the CLI."""
+    api_url, repo_id = worker_defaults(options.api_url, repo_id)
+    options = replace(options, api_url=api_url)
     stages = RefreshStages(crawl=crawl_subflow, merge=merge_task, process=process_task)
     result = refresh_job(options, stages=stages, say=print).to_dict()
     report_version(result)
@@ -71,5 +71,5 @@ def refresh_corpus(corpus: str = "data", api_url: str | None = None, incoming: s
     if publish:
         from aac.flows.publish import publish_corpus
 
-        result["publish"] = publish_corpus(corpus=corpus, out=out, repo_id=repo_id, upload=bool(repo_id))
+        result["publish"] = publish_corpus(corpus=options.corpus, out=out, repo_id=repo_id, upload=bool(repo_id))
     return result

@@ -11,10 +11,13 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from aac.core.store import Corpus
+from aac.jobs.options import corpus_option, option
 from aac.jobs.process import ProcessOptions
-from aac.processing.pipeline import ProcessReport, run
+
+if TYPE_CHECKING:
+    from aac.processing.pipeline import ProcessReport
 
 DEFAULT_FILES = 2000
 
@@ -32,12 +35,12 @@ EXAMPLE_QUERIES = (
 class DemoOptions:
     """What a demo may be told; the CLI options are these fields."""
 
-    corpus: str | Path = "data"
-    snapshot: Path | None = None  # a JSON Lines snapshot to serve (None: generate one)
-    files: int = DEFAULT_FILES  # size of the generated snapshot
-    seed: int = 0  # seed of the generator and the emulator
-    profile: str = "github"  # emulator profile: github (hostile) or ideal
-    workers: int = 1  # processes for the per-artifact processing steps
+    corpus: str | Path = corpus_option()
+    snapshot: Path | None = option(None, "A JSON Lines snapshot to serve (default: generate one).", "--snapshot")
+    files: int = option(DEFAULT_FILES, "Size of the generated snapshot.", "--files", min=1)
+    seed: int = option(0, "Seed of the generator and the emulator.", "--seed")
+    profile: str = option("github", "Emulator profile: github (hostile) or ideal.", "--profile")
+    workers: int = option(1, "Processes for the per-artifact steps.", "--workers", min=1)
 
 
 @dataclass
@@ -76,6 +79,8 @@ def demo(options: DemoOptions, on_phase: Callable[[str], None] | None = None) ->
 def _demo(options: DemoOptions, on_phase: Callable[[str], None] | None) -> DemoResult:
     from aac.collectors.collect import run_github_crawl
     from aac.collectors.emulator import EmulatorServer
+    from aac.core.store import Corpus
+    from aac.processing.pipeline import run
 
     corpus = Corpus(options.corpus)
     say = on_phase or (lambda _msg: None)

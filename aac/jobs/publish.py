@@ -12,19 +12,24 @@ from typing import Callable
 
 from aac.core.errors import RunError
 from aac.core.config import Settings
+from aac.jobs.options import corpus_option, option
 
 
 @dataclass(frozen=True)
 class PublishOptions:
     """What a publish may be told; the CLI options and the flow parameters are these fields."""
 
-    corpus: str | Path = "data"
-    out: str | Path = "hub"  # the Hub folder written (README.md + data/<config>/*.parquet)
-    repo_id: str | None = None  # dataset repo ORG/NAME (named in the card; uploaded to when ``upload``)
-    optout: str | Path | None = None  # opt-out list; None: <corpus>/optout.txt, then ./optout.txt, if present
-    upload: bool = False
-    private: bool = False  # create the Hub repo as private
-    force: bool = False  # write into a non-empty ``out`` no earlier publish wrote (its README.md and data/ replaced)
+    corpus: str | Path = corpus_option()
+    out: str | Path = option("hub", "Hub folder to write (README.md + data/<config>/*.parquet).", "--out")
+    repo_id: str | None = option(None, "Dataset repo ORG/NAME: named in the card, and where an upload goes.",
+                                 "--repo-id", envvar="AAC_HF_REPO_ID")
+    optout: str | Path | None = option(None, "Opt-out list (owner/name or owner/* per line). Default: "
+                                             "<corpus>/optout.txt, then ./optout.txt, if present.", "--optout")
+    # the CLI uploads when given --repo-id without --dry-run
+    upload: bool = option(False, "Upload the folder to the Hub repo (needs HF_TOKEN).", in_cli=False)
+    private: bool = option(False, "Create the Hub repo as private.", "--private")
+    force: bool = option(False, "Write into a non-empty --out folder that no earlier publish wrote (its README.md and "
+                                "data/ are replaced).", "--force")
 
 
 class MissingHubToken(RunError, RuntimeError):

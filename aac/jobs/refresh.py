@@ -13,20 +13,29 @@ from typing import Callable
 
 from aac.core.errors import RunError
 from aac.core.config import DEFAULT_GITHUB_API, Settings
-from aac.core.store import Corpus
+from aac.jobs.crawl import CrawlOptions, api_url_option, fetch_workers_option, graphql_batch_option, platforms_option
+from aac.jobs.options import corpus_option, option
 
 
 @dataclass(frozen=True)
 class RefreshOptions:
     """What a refresh may be told; the CLI options and the flow parameters are these fields."""
 
-    corpus: str | Path = "data"
-    api_url: str | None = None  # None: the settings' (AAC_GITHUB_API_URL, else api.github.com)
-    incoming: str | Path | None = None  # a folder already holding a crawl: merged, no crawl
-    platforms: tuple[str, ...] | None = None  # only these; others are left as they are, never marked removed
-    process: bool = True  # process what changed right after merging
-    fetch_workers: int | None = None  # None: the settings' (AAC_FETCH_WORKERS, else 8)
-    graphql_batch: int | None = None  # repositories per GraphQL metadata request (0 = REST only)
+    corpus: str | Path = corpus_option()
+    # None: the settings' (AAC_GITHUB_API_URL, else api.github.com)
+    api_url: str | None = api_url_option("Crawl this REST API (GitHub, Enterprise or an emulator) into a fresh folder.")
+    incoming: str | Path | None = option(None, "Use a crawl already written to this corpus folder (e.g. by `aac crawl "
+                                               "--corpus DIR`) instead of crawling.", "--incoming")
+    platforms: tuple[str, ...] | None = platforms_option("Only these platforms (repeatable); files of other platforms "
+                                                         "are left as they are, never marked removed.")
+    process: bool = option(True, "Process what changed right after merging.", "--process/--no-process")
+    fetch_workers: int | None = fetch_workers_option()  # None: the settings' (AAC_FETCH_WORKERS, else 8)
+    graphql_batch: int | None = graphql_batch_option()
+
+    def crawl_options(self, folder: str | Path, source: str) -> CrawlOptions:
+        """The crawl of this refresh: ``source`` into the run folder, learning from the corpus."""
+        return CrawlOptions(corpus=folder, api_url=source, platforms=self.platforms, previous=self.corpus,
+                            fetch_workers=self.fetch_workers, graphql_batch=self.graphql_batch)
 
 
 class RefreshCrawlFailed(RunError, RuntimeError):
@@ -69,17 +78,14 @@ class RefreshReport:
 
 def crawl_stage(options: RefreshOptions, settings: Settings, folder: Path, source: str) -> str:
     """Crawl GitHub (or an emulator) into ``folder``, learning from the corpus; returns the summary line."""
-    from aac.collectors.collect import run_github_crawl
+    from aac.jobs.crawl import crawl
 
-    summary = run_github_crawl(Corpus(folder), source, settings.github_tokens,
-                               list(options.platforms) if options.platforms else None,
-                               previous=Corpus(options.corpus), fetch_workers=options.fetch_workers or settings.fetch_workers,
-                               graphql_batch=options.graphql_batch)
-    return summary.line()
+    return crawl(options.crawl_options(folder, source), settings).line()
 
 
 def merge_stage(corpus: str, incoming: str, source: str, platforms: list[str] | None) -> dict:
     """Merge the crawl in ``incoming`` as a new version of ``corpus`` (a dict of the version report), mark it merged."""
+    from aac.core.store import Corpus
     from aac.refresh import mark_merged
     from aac.refresh.versioning import merge_incoming
 
@@ -114,8 +120,9 @@ def refresh(options: RefreshOptions, settings: Settings | None = None, stages: R
     Raises OSError when the corpus is not writable (before crawling), :class:`RefreshCrawlFailed` when the crawl
     fails, FileNotFoundError when ``incoming`` holds no crawl. ``say`` hears progress lines (resuming a run folder,
     the crawl summary, artifacts still waiting for processing)."""
-    from aac.processing.pipeline import awaiting_processing, processing_outdated
     from aac.core.corpus_lock import corpus_lock
+    from aac.core.store import Corpus
+    from aac.processing.pipeline import awaiting_processing, processing_outdated
     from aac.refresh import run_folder
 
     settings = settings or Settings.from_env()

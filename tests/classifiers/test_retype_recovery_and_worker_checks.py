@@ -10,7 +10,8 @@ import time
 
 import pytest
 
-from aac.flows.classify import check_same_classifier, check_scheduler, retype_part
+from aac.flows.classify import check_scheduler, retype_part
+from aac.jobs.classify import check_same_classifier
 from aac.processing.item_record import _read_state, _write_state, rewriting_items
 from aac.core.store import Corpus, remove_stale_dirs
 from tests.classifiers.test_classify_cli import small_corpus
