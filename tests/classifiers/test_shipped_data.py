@@ -14,12 +14,19 @@ from tests.conftest import SHARED_DATA
 def test_without_shared_data_it_trains_on_the_package_and_names_every_skipped_file(tmp_path, monkeypatch):
     monkeypatch.setenv("AAC_SHARED_DATA", str(tmp_path))
     skipped: list[str] = []
-    data = shipped_data(with_annotated=True, skipped=skipped)
+    data = shipped_data(with_annotated=True, skipped=skipped, with_round1=True)
     assert {d.source for d in data} == {"own", "phrasing"}  # written examples + the multilingual phrasing set
     text = " ".join(skipped)
     for name in ("gold_dev.jsonl", "gold_train.jsonl", "phrasing_dev.jsonl", "annotated_sample.jsonl",
                  "annotated_train_round1.jsonl"):
         assert name in text
+
+
+def test_the_shipped_recipe_leaves_round1_out_unless_asked(tmp_path, monkeypatch):
+    monkeypatch.setenv("AAC_SHARED_DATA", str(tmp_path))
+    skipped: list[str] = []
+    shipped_data(with_annotated=True, skipped=skipped)
+    assert not any("round1" in s for s in skipped) and any("annotated_sample" in s for s in skipped)
 
 
 def test_round1_labels_ship_without_text():
