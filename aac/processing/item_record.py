@@ -113,6 +113,13 @@ def _code_of(state: dict | None) -> dict:
     return {"code": state["code"]} if state and isinstance(state.get("code"), dict) else {}
 
 
+def unfinished(corpus: Corpus) -> bool:
+    """Whether a rewrite of ``items`` began and never finished (a processing run failed or was killed between
+    its stages, or a pull replaced ``items``): the next run has work whatever changed upstream."""
+    state = _read_state(corpus)
+    return bool(state and state.get("pending", False))
+
+
 def recorded_code(corpus: Corpus) -> dict | None:
     """The digests of the processing code that wrote ``process_stage`` and ``items`` (None: not recorded)."""
     return _code_of(_read_state(corpus)).get("code")

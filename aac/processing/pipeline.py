@@ -52,12 +52,12 @@ def awaiting_processing(corpus: Corpus) -> int:
 
 def processing_outdated(corpus: Corpus, cfg: ProcessConfig = ProcessConfig()) -> bool:
     """Whether a run has work although no input changed since the last refresh: artifacts still wait as
-    ``collected`` (an earlier run stopped after its merge), the classifier or its model changed (items re-typed),
-    or a step did (its code, settings, or the step list: pass 1 or segmentation redone). Else False, and False
-    before any run."""
+    ``collected`` (an earlier run stopped after its merge), a run stopped between its stages (its items record is
+    distrusted), the classifier or its model changed (items re-typed), or a step did (its code, settings, or the
+    step list: pass 1 or segmentation redone). Else False, and False before any run."""
     from aac.processing.items import resolve_classifier
 
-    if awaiting_processing(corpus):
+    if awaiting_processing(corpus) or item_record.unfinished(corpus):  # a run stopped between its stages
         return True
     if not corpus.exists("process_stage"):
         return False

@@ -134,8 +134,12 @@ def corpus_steps(corpus: Corpus, cfg: ProcessConfig, report: ProcessReport) -> P
     decided.mkdir()
     chosen = [s.from_config(cfg) for s in steps.CORPUS_STEPS]
     counts = [StepCount(s.name) for s in chosen]
-    for t in _parts(folder):
-        for step, count in zip(chosen, counts):
+    observing = [(s, c) for s, c in zip(chosen, counts) if s.observes != ()]
+    wanted = None if any(s.observes is None for s, _ in observing) else sorted({n for s, _ in observing
+                                                                                for n in s.observes})
+    for part in sorted(folder.glob("part-*.parquet")) if observing else []:
+        t = pq.read_table(part, columns=wanted)
+        for step, count in observing:
             t1 = time.perf_counter()
             step.observe(t)
             count.seconds += time.perf_counter() - t1
