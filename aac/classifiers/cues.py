@@ -30,7 +30,6 @@ NOT_TO_BE = _c(r"\b(is|are|be|was|were)\s+not\s+to\s+be\b|\bnot\s+to\s+be\s+\w+e
 MODAL_MUST = _c(r"\b(must|shall|required|requires|mandatory|obligatory|have\s+to|has\s+to|need\s+to|needs\s+to)\b|必须|必ず")
 SHOUT = re.compile(r"\b(IMPORTANT|CRITICAL|WARNING|NEVER|MUST|DO NOT|DON'T|ALWAYS|STOP|MANDATORY|REQUIRED|NOT)\b")
 ALWAYS = _c(r"\b(always|ensure|make\s+sure|be\s+sure)\b")
-CONDITIONAL = _c(r"^\W*(if|when|whenever|unless|before|after|in\s+case|should)\b|\b(if|unless|whenever)\b.{3,80},")
 APPROVAL = _c(r"\b(approv\w*|permission|consent|sign[-\s]?off|signed\s+off|explicit(ly)?\s+(ask|request|confirm)\w*|"
               r"confirm\w*\s+(with|first|before)|human\s+(review|approval)|ask\s+(the\s+)?(user|human|developer)\s+(first|before)|"
               r"without\s+(asking|approval|permission|confirmation|review))")
@@ -78,7 +77,6 @@ IMPERATIVE_STEP = _c(
     r"publish|download|upload|source|activate|edit|register|scroll|drag|match|tag|rebuild|migrate|seed|load|"
     r"write|read|fetch|record|file|log|attach|submit)\b"
 )
-HOWTO = _c(r"^\W*(to|for)\s+\w+(\s+\w+){0,6}[,:]|\b(then|next|afterwards|followed\s+by|first,|finally,)\b")
 COMMAND = _c(r"\b(npm|pnpm|yarn|pip|pipx|uv|poetry|cargo|go|make|docker|docker-compose|kubectl|helm|terraform|git|pytest|"
              r"npx|bun|deno|dotnet|mvn|gradle|bundle|rake|rails|python3?|node|composer|php|flutter|swift|xcodebuild|"
              r"brew|apt|apt-get|curl|wget|bash|sh|pwsh|mix|dart)\s+[a-z-]{2,}"
@@ -144,7 +142,6 @@ PHRASE_CUES: tuple[tuple[str, "stdre.Pattern"], ...] = tuple(
         ("not_to_be", NOT_TO_BE.pattern), ("no_auth", NO_AUTHORITY.pattern), ("step", IMPERATIVE_STEP.pattern),
         ("pointer", POINTER.pattern),
     ))
-TEXT_CUES = WORD_CUES + PHRASE_CUES
 # Substrings without one of which a phrase cue cannot match (the compiled patterns above are case-sensitive and run
 # on lower-cased text, so a plain substring test is exact): testing them first skips most regex searches, which
 # scan the whole text. A cue without an entry is always searched.

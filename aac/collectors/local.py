@@ -30,8 +30,9 @@ import pyarrow as pa
 
 from aac.core import licenses
 from aac.core import platforms as registry
-from aac.collectors.collect import artifact_row, repo_row
+from aac.collectors.collect.rows import artifact_row, repo_row
 from aac.collectors.crawl import Hit
+from aac.core.drop_reasons import DropReason
 from aac.core.ids import stable_id
 from aac.core.schema import ARTIFACTS, REPOS
 from aac.core.store import Corpus
@@ -76,9 +77,6 @@ def checkouts(folder: Path) -> list[Path]:
     if direct or not subs:
         return [folder]
     return subs
-
-
-SYMLINK = "symlink"  # drop reason of an agent file that is a symbolic link (its target is never read)
 
 
 def agent_files(root: Path, names: Iterable[str] | None = None) -> Iterator[tuple[str, Path]]:
@@ -153,7 +151,7 @@ def _collect_local(corpus: Corpus, folder: Path, platforms: Iterable[str] | None
         for rel, full in agent_files(root, platforms):
             if full.is_symlink():  # never followed, whether it points out of the checkout or inside it
                 row = artifact_row(Hit(repo=name, path=rel, ref=commit), None, meta, registry.platform_of(rel), when)
-                row["drop_reason"] = SYMLINK
+                row["drop_reason"] = DropReason.SYMLINK  # its target is never read
                 rows.append(row)
                 continue
             try:

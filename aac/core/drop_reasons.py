@@ -47,7 +47,3 @@ CRAWL_DROP_REASONS: tuple[DropReason, ...] = (DropReason.CONTENT_UNAVAILABLE, Dr
 def license_reason(spdx: str | None) -> str:
     """``license:<spdx>`` (``license:none`` without one): the reason a file is private, not dropped."""
     return f"{LICENSE_PREFIX}{spdx if spdx else 'none'}"
-
-
-def is_license_reason(reason: str | None) -> bool:
-    return reason is not None and reason.startswith(LICENSE_PREFIX)

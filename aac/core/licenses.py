@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from aac.core.drop_reasons import license_reason
+
 PERMISSIVE: frozenset[str] = frozenset({
     "MIT", "MIT-0", "Apache-2.0", "BSD-2-Clause", "BSD-3-Clause", "ISC", "0BSD", "Unlicense", "CC0-1.0", "Zlib",
     "BSL-1.0", "CC-BY-4.0", "WTFPL", "PSF-2.0", "Python-2.0", "UPL-1.0", "BlueOak-1.0.0",
@@ -38,14 +40,14 @@ def parse_allowlist(text: str | None) -> frozenset[str]:
 def license_verdict(spdx: str | None, allow: frozenset[str] = PERMISSIVE) -> Verdict:
     """Publishable only under an allow-listed SPDX id (case-insensitive); no licence and unknown are not permissive."""
     if spdx is None or not spdx.strip():
-        return Verdict(False, "license:none")
+        return Verdict(False, license_reason(None))
     spdx = spdx.strip()
     if spdx.upper() in _UNKNOWN:
-        return Verdict(False, "license:unknown")
+        return Verdict(False, license_reason("unknown"))
     allowed = {a.upper() for a in allow}
     if spdx.upper() in allowed:
         return Verdict(True, None)
-    return Verdict(False, f"license:{spdx}")
+    return Verdict(False, license_reason(spdx))
 
 
 # Characteristic phrases; whitespace, case and curly quotes are normalised first. A licence text names others in

@@ -175,9 +175,6 @@ class Corpus:
             tmp.unlink(missing_ok=True)
         return target
 
-    def delete_part(self, table: str, part: str) -> None:
-        (self.table_dir(table) / f"{part}.parquet").unlink(missing_ok=True)
-
     def replace(self, table: str, data: pa.Table | Iterable[pa.RecordBatch | pa.Table], rows_per_file: int = 250_000,
                 allow_empty: bool = False) -> int:
         """Atomically replace the whole table with ``data`` (a table or a stream of batches). Returns rows written.

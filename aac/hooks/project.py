@@ -112,7 +112,8 @@ def typing_stamp() -> str:
 
     model = Settings.from_env().classifier_model or str(Path(clf_pkg.__file__).parent / "models" / "trained.npz")
     parts = [f"v{CACHE_VERSION}", CLASSIFIER, clf_pkg.DEFAULT, model, _stamp(Path(model))]
-    for rel in ("core/segment.py", "core/scope.py", "classifiers/linear.py", "operators/compact.py",
+    segmenter = sorted(p.relative_to(aac_dir).as_posix() for p in (aac_dir / "core" / "segment").glob("*.py"))
+    for rel in (*segmenter, "core/scope.py", "classifiers/linear.py", "operators/compact.py",
                 "operators/context.py", "hooks/project.py", "hooks/governing.py"):
         parts.append(_stamp(aac_dir / rel))
     return hashlib.sha256("|".join(parts).encode()).hexdigest()[:16]

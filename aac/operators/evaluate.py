@@ -11,7 +11,7 @@ import json
 import statistics
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -22,12 +22,11 @@ from aac.operators.compact import type_compact
 from aac.operators.soft import analyse
 from aac.operators.decompose import type_decompose
 from aac.operators.metrics import constraint_recall, constraints, locality, macro_f1, per_type, recall_at_k
-from aac.operators.model import GLOBAL, TYPES, Item, KnowledgeBase, scope_intersects
+from aac.operators.model import TYPES, Item, KnowledgeBase, scope_intersects
 from aac.operators.retrieve import TypeRetriever, namespaced, resolve_topics
 from aac.core.tokens import count_tokens
 
 QUERIES = Path(__file__).parent / "data" / "retail_queries.jsonl"
-STRATEGIES = ("TypeCompact", *COMPACTION_BASELINES)
 RATIOS_T6 = (0.5, 0.25, 0.1)
 RATIOS_FIG2 = (0.9, 0.75, 0.5, 0.35, 0.25, 0.1)
 ROUNDS = 5
@@ -40,12 +39,6 @@ PAPER = {"t6_typecompact_c": "1.00", "t7_typedecompose_violations": "0", "t8_typ
 class Config:
     name: str
     kb: KnowledgeBase
-
-
-@dataclass
-class Report:
-    n_configs: int
-    tables: dict = field(default_factory=dict)
 
 
 def default_configs_path() -> Path:

@@ -9,7 +9,6 @@ follows ``aac.classifiers``' interface.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable, Sequence
 
 import regex as re
 

@@ -94,6 +94,3 @@ def recall_at_k(retrieved_ids: Sequence[str], relevant_ids: Sequence[str]) -> fl
     rel = set(relevant_ids)
     return len(rel & set(retrieved_ids)) / len(rel) if rel else 1.0
 
-
-def token_overhead(tokens_in: int, tokens_out: int) -> float:
-    return tokens_out / tokens_in - 1.0 if tokens_in else 0.0

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from dataclasses import dataclass, field, replace
-from typing import Callable, Iterable, Mapping, Sequence
+from typing import Iterable, Mapping, Sequence
 
 from aac.core.labels import parse_type
 from aac.core.scope import ROOT_TOPIC  # the topic of the items above every heading
@@ -260,15 +260,6 @@ class KnowledgeBase:
                   tree: TopicTree | None = None) -> "KnowledgeBase":
         """Build from item rows as the pipeline writes them (items table / ``items_from_file``)."""
         return cls([item_from_row(r, n) for n, r in enumerate(rows)], tree or TopicTree(), source_tokens)
-
-    @classmethod
-    def from_texts(cls, texts: Sequence[str], classify: Callable[[Sequence[str]], Sequence[tuple]] | None = None,
-                   **kw) -> "KnowledgeBase":
-        """Convenience: plain strings, optionally typed by ``classify(texts) -> [(label, proba, abstained)]``."""
-        labels = classify(texts) if classify else [("B", (), False)] * len(texts)
-        items = [Item(id=str(n), text=t, type=lab, proba=tuple(pr), abstained=ab, order=n, **kw)
-                 for n, (t, (lab, pr, ab)) in enumerate(zip(texts, labels))]
-        return cls(items)
 
 
 def _label(value, item_id: str) -> str:

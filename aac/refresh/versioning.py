@@ -381,7 +381,7 @@ def merge_incoming(corpus: Corpus, incoming: Corpus, process: Processor | None =
 
 def _merge_incoming(corpus: Corpus, incoming: Corpus, process: Processor | None, now: dt.datetime | None,
                     source: str, platforms: Iterable[str] | None) -> VersionReport:
-    from aac.collectors.collect import covered_platforms
+    from aac.collectors.collect.frontier import covered_platforms
 
     if incoming.exists("repos"):
         corpus.upsert("repos", incoming.read("repos"))

@@ -67,7 +67,7 @@ def test_a_split_range_asked_again_after_a_kill_keeps_the_files_its_first_answer
 
 
 def test_an_empty_answer_search_calls_incomplete_is_left_pending_and_asked_again_by_the_next_run(tmp_path):
-    from aac.collectors.collect import _tiles, done_leaves, frontier_rows
+    from aac.collectors.collect.frontier import covers_axis, done_leaves, frontier_rows
 
     files = [Hit("o/r", f"d{i}/CLAUDE.md") for i in range(250)]
     calls = {"n": 0}
@@ -84,13 +84,13 @@ def test_an_empty_answer_search_calls_incomplete_is_left_pending_and_asked_again
     assert [(r["state"], r["incomplete"]) for r in frontier] == [("pending", True)]  # not a done leaf of 0 files
     assert engine.stats.unanswered == 1
     assert engine.model.errors == [] and engine.model.ratios == []  # a timeout is no evidence about sizes
-    assert not _tiles(done_leaves(frontier_rows(Corpus(tmp_path))["filename:CLAUDE.md"]))  # the query is unfinished
+    assert not covers_axis(done_leaves(frontier_rows(Corpus(tmp_path))["filename:CLAUDE.md"]))  # the query is unfinished
 
     crawl_queries_into(Corpus(tmp_path), search, queries, lambda h: b"# rules\n", _meta)
     assert Corpus(tmp_path).read("artifacts").num_rows == 250
     frontier = Corpus(tmp_path).read("crawl_queries").to_pylist()
     assert "pending" not in {r["state"] for r in frontier}
-    assert _tiles(done_leaves(frontier_rows(Corpus(tmp_path))["filename:CLAUDE.md"]))
+    assert covers_axis(done_leaves(frontier_rows(Corpus(tmp_path))["filename:CLAUDE.md"]))
 
 
 def test_files_whose_download_failed_are_downloaded_again_by_the_next_run(tmp_path):

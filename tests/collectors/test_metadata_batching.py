@@ -11,7 +11,7 @@ import pytest
 from collector_memsearch import MemSearch, unit
 
 from aac.collectors import collect
-from aac.collectors.collect import crawl_queries_into
+from aac.collectors.collect import crawl_queries_into, sink
 from aac.collectors.partition import MAX_INDEXED
 from aac.core.store import Corpus
 
@@ -151,7 +151,7 @@ def test_a_crawl_killed_at_any_write_resumes_to_the_same_rows_and_reasks_no_stor
 def test_waiting_content_past_the_memory_bound_is_written_without_waiting_for_a_full_batch(
         files, per_partition, tmp_path, monkeypatch):
     root1, _, _ = per_partition
-    monkeypatch.setattr(collect, "MAX_WAITING_BYTES", 2000)
+    monkeypatch.setattr(sink, "MAX_WAITING_BYTES", 2000)
     meta = Meta()
     _crawl(tmp_path, files, meta, batch=100)
     assert any(len(b) < 100 for b in meta.batches[:-1])

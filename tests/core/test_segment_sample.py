@@ -6,8 +6,8 @@ from functools import lru_cache
 
 import pytest
 
-from aac.processing.items import itemize
 from aac.core.segment import comparable_text, segment, segment_document
+from aac.processing.items import itemize
 
 
 @lru_cache(maxsize=1)

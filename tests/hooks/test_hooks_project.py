@@ -104,3 +104,18 @@ def test_hard_lane_abstentions_are_injected_as_typecompact_keeps_them(tmp_path, 
     (root / "AGENTS.md").write_text("# X\n\n- The deploy key maybe must stay out of CI logs.\n- The API is REST.\n")
     rules = rules_of(load_items(root, ["AGENTS.md"]))
     assert [r.text for r in rules] == ["The deploy key maybe must stay out of CI logs."]
+
+
+def test_the_typing_stamp_covers_every_segmenter_module(monkeypatch):
+    """Cached items are retyped when any module of the segmenter package changes, not only one of them."""
+    from pathlib import Path
+
+    import aac.core.segment
+
+    stamped: list[Path] = []
+    real = project._stamp
+    monkeypatch.setattr(project, "_stamp", lambda p: stamped.append(p) or real(p))
+    project.typing_stamp()
+    modules = set(Path(aac.core.segment.__file__).parent.glob("*.py"))
+    assert len(modules) > 5 and modules <= set(stamped)
+    assert all(p.exists() for p in stamped if p.suffix == ".py")

@@ -90,7 +90,7 @@ import importlib
 _EXPORTS = {
     "EmulatorServer": "server", "GITHUB": "profiles", "IDEAL": "profiles", "PROFILES": "profiles",
     "Profile": "profiles", "get_profile": "profiles", "SnapshotError": "snapshot", "check_record": "snapshot",
-    "iter_snapshot": "snapshot", "load_snapshot": "snapshot", "generate_snapshot": "generator",
+    "load_snapshot": "snapshot", "generate_snapshot": "generator",
 }
 __all__ = sorted(_EXPORTS)
 

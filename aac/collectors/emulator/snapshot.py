@@ -53,12 +53,6 @@ def check_record(rec: Any, where: str) -> dict:
     return rec
 
 
-def iter_snapshot(path: str | Path) -> Iterator[dict]:
-    """Stream validated records from a JSON Lines file (blank lines are skipped)."""
-    for _, rec in _located(Path(path)):
-        yield rec
-
-
 def _json_reason(exc: json.JSONDecodeError) -> str:
     """json's message and the column: some messages already end in "at" ("Unterminated string starting at")."""
     msg = exc.msg.rstrip()
