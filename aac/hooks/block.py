@@ -1,14 +1,19 @@
 """One block of the project's constraints, verbatim, grouped by file, within a character budget.
 
-Order under the budget: rules that apply everywhere first (root files, in file order), then path-scoped rules for
-the files the session touched (``.mdc`` globs, ``applyTo``, ``paths:``, nested instruction files); path-scoped
-rules for files not touched are not in play. A rule is never cut or reworded: it is in whole or left out, and the
-block says how many were left out and the ``aac retrieve`` command that lists them. Duplicates (same text modulo
-whitespace) are given once, at their first place.
+In play: rules that apply everywhere (root files), and path-scoped rules for the files the session touched
+(``.mdc`` globs, ``applyTo``, ``paths:``, nested instruction files); path-scoped rules for files not touched are not.
+Under the budget the surest constraints are kept first: everywhere before path-scoped, then within each of these
+tiers the rules the classifier typed C before those in the hard lane only by risk, abstention or governing context,
+then higher constraint risk first (file order breaks ties). The block still lists the rules it keeps as the files
+do: everywhere rules, then path-scoped ones, each grouped by file in file order with the heading that governs it.
+A rule is never cut or reworded: it is in whole or left out, and the block says how many were left out and the
+``aac retrieve`` command that lists them. Duplicates (same text modulo whitespace) are given once, at their first
+place.
 """
 
 from __future__ import annotations
 
+import bisect
 import json
 import re
 import shlex
@@ -53,8 +58,14 @@ def is_path_scoped(rule: Rule) -> bool:
     return bool(rule.globs) or bool(rule.base)
 
 
-def select(rules: list[Rule], touched: list[str]) -> tuple[list[Rule], int, int]:
-    """(rules in priority order, path-scoped rules not in play, duplicates dropped)."""
+def priority(rule: Rule) -> tuple[bool, float]:
+    """Within a tier, lower sorts first: the classifier's C decision, then higher constraint risk."""
+    return (not rule.labelled, -rule.risk)
+
+
+def _in_play(rules: list[Rule], touched: list[str]) -> tuple[list[Rule], list[Rule], int, int]:
+    """(rules that apply everywhere, path-scoped rules for touched files, both in file order; path-scoped rules
+    not in play; duplicates dropped)."""
     seen: set[str] = set()
     first, second, idle, dup = [], [], 0, 0
     for r in rules:
@@ -70,35 +81,42 @@ def select(rules: list[Rule], touched: list[str]) -> tuple[list[Rule], int, int]
             idle += 1
             continue
         seen.add(key)
-    return first + second, idle, dup
+    return first, second, idle, dup
+
+
+def select(rules: list[Rule], touched: list[str]) -> tuple[list[Rule], int, int]:
+    """(rules in priority order, path-scoped rules not in play, duplicates dropped)."""
+    first, second, idle, dup = _in_play(rules, touched)
+    return sorted(first, key=priority) + sorted(second, key=priority), idle, dup  # stable: file order breaks ties
 
 
 def render(rules: list[Rule], touched: list[str], max_chars: int = DEFAULT_MAX_CHARS,
            header: str = HEADER) -> Block:
     """The block for ``rules`` (from ``project.rules_of``), at most ``max_chars`` characters."""
-    ordered, idle, dup = select(rules, touched)
+    first, second, idle, dup = _in_play(rules, touched)
+    layout = first + second  # the order the block lists rules in
+    ordered = sorted(first, key=priority) + sorted(second, key=priority)  # the order they are kept in
     if not ordered:
         return Block("", [], [], idle, dup)
     notes: dict[str, str] = {}
-    chosen = _greedy(ordered, touched, header, max_chars, 0, notes)
+    fit = lambda reserve: _greedy(ordered, layout, touched, header, max_chars, reserve, notes)  # noqa: E731
+    chosen = fit(0)
     if len(chosen) < len(ordered):  # something is left out: make room for the line that says so, then refill
-        reserve = size(_footer(ordered, touched, max_chars)) + 4
-        chosen = _greedy(ordered, touched, header, max_chars, reserve, notes)
-        left = _rest(ordered, chosen)
-        chosen = _greedy(ordered, touched, header, max_chars, size(_footer(left, touched, max_chars)) + 4, notes)
-    left = _rest(ordered, chosen)
-    text = _text(chosen, left, touched, header, max_chars, notes)
-    while size(text) > max_chars and chosen:  # the footer came out longer than reserved: give back a rule
+        chosen = fit(size(_footer(layout, touched, max_chars)) + 4)
+        chosen = fit(size(_footer(_split(layout, chosen)[1], touched, max_chars)) + 4)
+    shown, left = _split(layout, chosen)
+    text = _text(shown, left, touched, header, max_chars, notes)
+    while size(text) > max_chars and chosen:  # the footer came out longer than reserved: give back the least sure
         chosen.pop()
-        left = _rest(ordered, chosen)
-        text = _text(chosen, left, touched, header, max_chars, notes)
+        shown, left = _split(layout, chosen)
+        text = _text(shown, left, touched, header, max_chars, notes)
     if size(text) > max_chars:  # a budget too small for any rule: say so alone, or say nothing
         text = _footer(left, touched, max_chars)
         if size(text) > max_chars:
             text = _short_footer(left, max_chars)
         if size(text) > max_chars:
             text = ""
-    return Block(text, chosen, left, idle, dup)
+    return Block(text, shown, left, idle, dup)
 
 
 def _short_footer(left: list[Rule], max_chars: int) -> str:
@@ -106,30 +124,74 @@ def _short_footer(left: list[Rule], max_chars: int) -> str:
     return f"[{n} project rule{'s' if n != 1 else ''} left out: {max_chars:,} characters hold none; raise --max-chars]"
 
 
-def _rest(ordered: list[Rule], chosen: list[Rule]) -> list[Rule]:
+def _split(layout: list[Rule], chosen: list[Rule]) -> tuple[list[Rule], list[Rule]]:
+    """(chosen rules, the others), both in layout order."""
     ids = {id(r) for r in chosen}
-    return [r for r in ordered if id(r) not in ids]
+    return [r for r in layout if id(r) in ids], [r for r in layout if id(r) not in ids]
 
 
-def _greedy(ordered: list[Rule], touched: list[str], header: str, max_chars: int, reserve: int,
-            notes: dict[str, str]) -> list[Rule]:
-    """Rules in priority order, each taken whole if its lines still fit (``ordered`` is grouped by file already:
-    a file's rules are all path-scoped or none)."""
+def _greedy(ordered: list[Rule], layout: list[Rule], touched: list[str], header: str, max_chars: int,
+            reserve: int, notes: dict[str, str]) -> list[Rule]:
+    """Rules in priority order, each taken whole if the block, listing what is taken in layout order, still fits:
+    its size is kept exact as rules are added out of layout order (see ``_Groups``). Returns them in priority
+    order."""
+    groups = _Groups(layout, touched, notes)
     total, chosen = size(header), []
-    last_file, last_context = None, None
     for r in ordered:
-        cost = size(_line(r)) + 2
-        context = last_context
-        if r.file != last_file:
-            cost += size(_group_header(r, touched, notes)) + 4
-            context = None
-        if r.context and r.context != context:
-            cost += size(r.context) + 4
+        cost = groups.cost_of_adding(r)
         if total + cost + reserve <= max_chars:
+            groups.add(r)
             chosen.append(r)
             total += cost
-            last_file, last_context = r.file, r.context
     return chosen
+
+
+class _Groups:
+    """The size of the block's body for the rules taken so far. The block lists them in layout order, one group
+    per run of a file's rules: a blank line and the "## file" header, then per rule a "[context]" line when its
+    context differs from the rule above and the "- file:line: text" line (a line break counts 2, as JSON escapes
+    it). A rule taken out of layout order lands between two taken ones, which may change whether the next one
+    still needs its context line: the cost of adding it counts that."""
+
+    def __init__(self, layout: list[Rule], touched: list[str], notes: dict[str, str]) -> None:
+        self.layout, self.touched, self.notes = layout, touched, notes
+        self.pos: dict[int, int] = {}
+        self.group: dict[int, int] = {}  # rule -> position of the first rule of its run of one file in the layout
+        start = 0
+        for n, r in enumerate(layout):
+            if n and layout[n - 1].file != r.file:
+                start = n
+            self.pos[id(r)], self.group[id(r)] = n, start
+        self.taken: dict[int, list[int]] = {}  # group -> layout positions taken, sorted
+        self._sizes: dict[str, int] = {}
+
+    def cost_of_adding(self, r: Rule) -> int:
+        taken = self.taken.get(self.group[id(r)])
+        if not taken:
+            return self._size(_group_header(r, self.touched, self.notes)) + 4 + self._context(r, None) + self._line(r)
+        at = bisect.bisect(taken, self.pos[id(r)])
+        before = self.layout[taken[at - 1]] if at else None
+        after = self.layout[taken[at]] if at < len(taken) else None
+        cost = self._context(r, before) + self._line(r)
+        if after is not None:
+            cost += self._context(after, r) - self._context(after, before)
+        return cost
+
+    def add(self, r: Rule) -> None:
+        bisect.insort(self.taken.setdefault(self.group[id(r)], []), self.pos[id(r)])
+
+    def _context(self, r: Rule, above: Rule | None) -> int:
+        if r.context and r.context != (above.context if above is not None else None):
+            return self._size(r.context) + 4
+        return 0
+
+    def _line(self, r: Rule) -> int:
+        return self._size(_line(r)) + 2
+
+    def _size(self, text: str) -> int:
+        if text not in self._sizes:
+            self._sizes[text] = size(text)
+        return self._sizes[text]
 
 
 def _line(r: Rule) -> str:

@@ -4,9 +4,10 @@ Files are those the platform registry recognises (CLAUDE.md, AGENTS.md, .cursor/
 GEMINI.md, .windsurfrules, .clinerules, ...), at the root and nested; slash commands and sub-agent prompts are not
 rules of the session and are skipped. Items come from the pipeline's own segmenter and scope rules, typed by the
 default classifier; secrets in an item's text are redacted with the pipeline's secret shapes (typing sees the
-original); the hard-lane decision (TypeCompact's: constraints, and abstentions with risk) and each item's
-governing context are computed once, when a file is first seen, and cached as JSON under the user's cache folder,
-so a warm call reads JSON only: no segmenter, no classifier, no numpy.
+original); the hard-lane decision (TypeCompact's: constraints, and abstentions with risk), each item's constraint
+risk (what the block keeps first under its budget) and its governing context are computed once, when a file is
+first seen, and cached as JSON under the user's cache folder, so a warm call reads JSON only: no segmenter, no
+classifier, no numpy.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from pathlib import Path
 
 from aac.hooks.paths import cache_dir, write_atomic
 
-CACHE_VERSION = 1
+CACHE_VERSION = 2  # 2: records carry the item's constraint risk (the block's priority under the budget)
 MAX_FILES = 400  # a project with more instruction files than this is read up to this many (sorted), logged
 MAX_FILE_BYTES = 1 << 20
 SKIP_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", ".venv", "venv", "env", "__pycache__", ".tox", ".nox",
@@ -42,6 +43,8 @@ class Rule:
     base: str  # the folder the file governs ("" = the whole project): a nested CLAUDE.md governs its subtree
     ordinal: int
     globs: tuple[tuple[str, tuple[tuple[str, bool], ...]], ...] = ()  # (pattern, ((regex, full_path), ...))
+    labelled: bool = False  # the classifier typed it C (else it is in the hard lane by risk, abstention or context)
+    risk: float = 0.0  # its constraint risk, p(C) x authority weight: how sure the classifier is it is a constraint
 
 
 def instruction_files(root: Path) -> list[str]:
@@ -200,13 +203,14 @@ def _type_files(files: list[tuple[str, str]]) -> list[list[dict]]:
         row = {"item_id": f"{files[n][0]}#{s.ordinal}", "text": s.text, "kind": s.kind, "lead_in": lead_in,
                "section_path": list(s.section_path), "topic": topic_of(s.section_path), "type": p.label,
                "type_proba": list(p.proba), "abstained": p.abstained, "scope": list(scope), "ordinal": s.ordinal}
-        lane = hard_lane_of(item_from_row(row))
+        item = item_from_row(row)
+        lane = hard_lane_of(item)
         shown = scrub(s.text)  # a key pasted into a rule file is not handed to the agent again
         per_file[n].append({"ordinal": s.ordinal, "line": s.line or 0, "text": shown.text, "kind": s.kind,
                             "redacted": shown.found,
                             "section": list(s.section_path), "topic": row["topic"], "scope": list(scope),
                             "type": p.label, "proba": [round(float(x), 6) for x in p.proba],
-                            "abstained": bool(p.abstained), "lane": lane,
+                            "abstained": bool(p.abstained), "lane": lane, "risk": round(float(item.risk), 6),
                             "context": governing_context(tuple(s.section_path), lead_in),
                             "globs": {g[5:]: glob_regexes(g[5:]) for g in scope if g.startswith("glob:")}})
     return per_file
@@ -232,5 +236,6 @@ def rules_of(items: dict[str, list[dict]]) -> list[Rule]:
                 globs = tuple((g, tuple((str(rx), bool(full)) for rx, full in alts))
                               for g, alts in (r.get("globs") or {}).items())
                 out.append(Rule(rel, int(r.get("line") or 0), r["text"], r.get("context") or "",
-                                tuple(r.get("scope") or ()), base_of(rel), int(r.get("ordinal") or 0), globs))
+                                tuple(r.get("scope") or ()), base_of(rel), int(r.get("ordinal") or 0), globs,
+                                labelled=r.get("type") == "C", risk=float(r.get("risk") or 0.0)))
     return out

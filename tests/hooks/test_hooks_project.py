@@ -75,7 +75,8 @@ from aac.operators.compact import THETA_C  # noqa: E402  the model's hard-lane t
 
 
 class AbstainingClassifier:
-    """Abstains (label B, p(C) 0.3) on items saying "maybe", is sure of a belief otherwise."""
+    """Types items saying "Never" C (p(C) 0.9), abstains (label B, p(C) 0.3) on items saying "maybe", is sure of a
+    belief otherwise."""
 
     name = "test-abstain"
     fingerprint = "test-abstain/v1"
@@ -85,7 +86,9 @@ class AbstainingClassifier:
 
         out = []
         for it in items:
-            if "maybe" in it.text:
+            if "Never" in it.text:
+                out.append(Prediction("C", (0.9, 0.02, 0.04, 0.02, 0.02), 0.9))
+            elif "maybe" in it.text:
                 out.append(Prediction("B", (0.3, 0.05, 0.45, 0.1, 0.1), 0.45, abstained=True))
             else:
                 c = THETA_C / 4  # a sure belief: its constraint risk well under the model's hard-lane threshold
@@ -93,7 +96,7 @@ class AbstainingClassifier:
         return out
 
 
-def test_hard_lane_abstentions_are_injected_as_typecompact_keeps_them(tmp_path, monkeypatch):
+def _rules_typed_by_test_classifier(tmp_path, monkeypatch, agents_md: str):
     from aac.classifiers import base
 
     monkeypatch.setenv("AAC_HOOKS_CACHE", str(tmp_path / "cache"))
@@ -101,8 +104,13 @@ def test_hard_lane_abstentions_are_injected_as_typecompact_keeps_them(tmp_path, 
     monkeypatch.setattr(project, "CLASSIFIER", "test-abstain")
     root = tmp_path / "p"
     root.mkdir()
-    (root / "AGENTS.md").write_text("# X\n\n- The deploy key maybe must stay out of CI logs.\n- The API is REST.\n")
-    rules = rules_of(load_items(root, ["AGENTS.md"]))
+    (root / "AGENTS.md").write_text(agents_md)
+    return rules_of(load_items(root, ["AGENTS.md"]))
+
+
+def test_hard_lane_abstentions_are_injected_as_typecompact_keeps_them(tmp_path, monkeypatch):
+    rules = _rules_typed_by_test_classifier(tmp_path, monkeypatch, "# X\n\n- The deploy key maybe must stay out of "
+                                            "CI logs.\n- The API is REST.\n")
     assert [r.text for r in rules] == ["The deploy key maybe must stay out of CI logs."]
 
 
@@ -119,3 +127,25 @@ def test_the_typing_stamp_covers_every_segmenter_module(monkeypatch):
     modules = set(Path(aac.core.segment.__file__).parent.glob("*.py"))
     assert len(modules) > 5 and modules <= set(stamped)
     assert all(p.exists() for p in stamped if p.suffix == ".py")
+
+
+def test_rules_carry_the_c_decision_and_the_risk_the_block_ranks_them_by(tmp_path, monkeypatch):
+    rules = _rules_typed_by_test_classifier(tmp_path, monkeypatch, "# X\n\n- The deploy key maybe must stay out of "
+                                            "CI logs.\n- Never push to main.\n")
+    assert [(r.text, r.labelled, r.risk) for r in rules] == [
+        ("The deploy key maybe must stay out of CI logs.", False, 0.3), ("Never push to main.", True, 0.9)]
+
+
+def test_a_cache_of_an_older_format_is_rebuilt(tmp_path, monkeypatch):
+    """Records written before they carried the risk would rank every rule last: a new cache version retypes."""
+    monkeypatch.setenv("AAC_HOOKS_CACHE", str(tmp_path / "cache"))
+    root = make_project(tmp_path / "p")
+    current = project.CACHE_VERSION
+    monkeypatch.setattr(project, "CACHE_VERSION", current - 1)
+    load_items(root, ["CLAUDE.md"])
+    monkeypatch.setattr(project, "CACHE_VERSION", current)
+    calls = []
+    real = project._type_files
+    monkeypatch.setattr(project, "_type_files", lambda files: calls.append(files) or real(files))
+    items = load_items(root, ["CLAUDE.md"])
+    assert len(calls) == 1 and all("risk" in r for r in items["CLAUDE.md"])
