@@ -231,6 +231,12 @@ def packaged_annotations() -> Path:
     return Path(str(resources.files("aac.classifiers").joinpath("data/annotated_sample.jsonl")))
 
 
+def packaged_round1() -> Path:
+    """The Label Studio round-1 labels (no text): 150 segmented items of agent_configs_train.jsonl, two annotators
+    each, adjudicated (tests/annotation/test_train_round1.py)."""
+    return Path(str(resources.files("aac.classifiers").joinpath("data/annotated_train_round1.jsonl")))
+
+
 def vote_extra(votes: list[str]) -> dict:
     """An item's annotator votes as training sees them: the first two become ``label_a``/``label_b``, as for gold
     items, so a disputed item counts partly as C (``FitOptions.soft_c``); one vote or none adds nothing."""
@@ -275,7 +281,7 @@ def load_annotated(labels_path: str | Path, sample_path: str | Path,
             missing.append(f"{labels_path}:{n} ({r.get('repo')}/{r.get('path')} {r.get('id')})")
             continue
         where = f"{labels_path}:{n}"
-        extra = {"id": r.get("id"), "annotator": r.get("annotator")}
+        extra = {"id": r.get("id"), "annotator": r.get("annotator"), "labels": Path(labels_path).name}
         votes = r.get("votes") or []
         if not isinstance(votes, list):
             raise ValueError(f"{where}: votes must be a list of labels, got {votes!r}")

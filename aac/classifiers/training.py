@@ -52,6 +52,10 @@ class FitOptions:
 # Whether the shipped model (and `aac eval classifiers`' union CV) trains on the annotated sample as well (LLM
 # annotators' labels of every item of agent_configs_sample.jsonl; never scored).
 SHIPPED_WITH_ANNOTATED = True
+# Whether it also trains on the Label Studio round-1 labels (150 items of agent_configs_train.jsonl, two annotators,
+# adjudicated). Measured on the union's grouped folds (bench/classify_teacher_union.py's figures, 2026-12-06): C-F1
+# 0.45 -> 0.44, hard-lane share 0.47 -> 0.49, C-AP 0.45 either way: within noise and the wrong way, so not yet.
+SHIPPED_WITH_ROUND1 = False
 
 
 def _matrix(data: Sequence[Labelled], n_features: int, clusters=None):

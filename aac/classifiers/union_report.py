@@ -25,20 +25,38 @@ ISSUE_ROWS = {
 TARGETS = {"hard_rec": 0.95, "hard_share": 0.20, "c_f1": 0.75, "macro_f1": 0.80, "declarative": 0.85}
 
 
-def shipped_data(with_annotated: bool = False) -> list[Labelled]:
+def shipped_data(with_annotated: bool = False, skipped: list[str] | None = None,
+                 with_round1: bool | None = None) -> list[Labelled]:
     """The shipped model's training data: own examples + gold_dev + gold_train (holdout repositories out) +
-    phrasing_dev + the multilingual phrasing set (+ the annotated sample when asked)."""
-    from aac.classifiers.datasets import (load_annotated, load_multilingual_phrasing, load_phrasing, load_union,
-                                          own_examples, packaged_annotations)
+    phrasing_dev + the multilingual phrasing set (+ when asked, the annotated sample, and with ``with_round1`` the
+    Label Studio round-1 labels of agent_configs_train.jsonl; both joined to their text by segmenting the shared
+    files; None: ``training.SHIPPED_WITH_ROUND1``). A shared file that is absent is named in ``skipped`` (the rest
+    still trains)."""
+    from aac.classifiers.training import SHIPPED_WITH_ROUND1
+    from aac.classifiers.datasets import (GOLD_FILES, load_annotated, load_multilingual_phrasing, load_phrasing,
+                                          load_union, own_examples, packaged_annotations, packaged_round1)
     from aac.classifiers.paths import shared_data
 
     base = shared_data()
+    note = skipped.append if skipped is not None else (lambda _: None)
     data = [*own_examples(), *load_union(base)]
+    for name in GOLD_FILES:
+        if not (base / name).exists():
+            note(f"{base / name} (absent: its gold items)")
     if (base / "phrasing_dev.jsonl").exists():
         data += load_phrasing(base / "phrasing_dev.jsonl")
+    else:
+        note(f"{base / 'phrasing_dev.jsonl'} (absent: the phrasing rules)")
     data += load_multilingual_phrasing()
-    if with_annotated and (base / "agent_configs_sample.jsonl").exists():
-        data += load_annotated(packaged_annotations(), base / "agent_configs_sample.jsonl")
+    sets = [(packaged_annotations(), "agent_configs_sample.jsonl")]
+    if SHIPPED_WITH_ROUND1 if with_round1 is None else with_round1:
+        sets.append((packaged_round1(), "agent_configs_train.jsonl"))
+    if with_annotated:
+        for labels, sample in sets:
+            if (base / sample).exists():
+                data += load_annotated(labels, base / sample)
+            else:
+                note(f"{labels.name}: its items' text is read from {base / sample}, absent")
     return data
 
 

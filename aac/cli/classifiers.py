@@ -117,7 +117,10 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
             from aac.classifiers.training import SHIPPED_WITH_ANNOTATED
             from aac.classifiers.union_report import shipped_data
 
-            data = shipped_data(with_annotated=SHIPPED_WITH_ANNOTATED)
+            skipped: list[str] = []
+            data = shipped_data(with_annotated=SHIPPED_WITH_ANNOTATED, skipped=skipped)
+            for what in skipped:
+                console.print(f"skipped {what}", style="yellow")
             golds.extend(d for d in data if d.source == "gold")
             phrasing.extend(d for d in data if d.source == "phrasing")
             notes.extend(d for d in data if d.source == "annotated")
@@ -125,9 +128,11 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
                 n = sum(d.extra.get("file") == name for d in golds)
                 sources.append(f"{name} ({n} items; repositories in holdout_repos.sha256 left out)")
             sources.append(f"phrasing_dev.jsonl + data/phrasing_multilingual.jsonl ({len(phrasing)} items)")
-            if notes:
-                sources.append(f"annotated_sample.jsonl: {len(notes)} annotated items of agent_configs_sample.jsonl "
-                               "(text read from it, never stored)")
+            for labels, sample in (("annotated_sample.jsonl", "agent_configs_sample.jsonl"),
+                                   ("annotated_train_round1.jsonl", "agent_configs_train.jsonl")):
+                n = sum(d.extra.get("labels") == labels for d in notes)
+                if n:
+                    sources.append(f"{labels}: {n} annotated items of {sample} (text read from it, never stored)")
         if not golds and not phrasing and not notes:
             console.print("no labelled data given: training on the package's own examples only", style="yellow")
         path, card = train_and_write(out, golds, phrasing, sources, FitOptions(c_reg=c_reg, clusters=clusters, beta=beta,

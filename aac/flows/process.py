@@ -1,18 +1,28 @@
-"""Prefect flow ``process``: the processing pass as one retried task, with its stage and step tables as Prefect
-artifacts; its parameters are the fields of :class:`~aac.jobs.process.ProcessOptions`.
+"""Prefect flow ``process``: the processing pass with each stage its own retried task (a retry redoes that stage
+only), its stage and step tables as Prefect artifacts; its parameters are the fields of
+:class:`~aac.jobs.process.ProcessOptions`.
 
-Thin on purpose: the job is :func:`aac.jobs.process.process`; the flow owns retries and reporting.
-The task is idempotent (a re-run recomputes the same tables from ``raw_artifacts``), so a retry is safe.
+Thin on purpose: the job is :func:`aac.jobs.process.process`, which holds the corpus lock over every stage and
+calls them in order; the flow only wraps each stage of :class:`~aac.processing.stages.ProcessStages` in a task.
+A stage reads what the earlier ones left on disk and returns a new report (it never changes the one it got), so
+running it again gives the same tables and counts nothing twice.
 """
 
 from __future__ import annotations
 
+from dataclasses import fields
+
 from prefect import flow, task
 from prefect.artifacts import create_table_artifact
+from prefect.cache_policies import NO_CACHE
 
+from aac.jobs.options import takes_fields_of
 from aac.jobs.process import ProcessOptions
 from aac.jobs.process import process as process_job
-from aac.jobs.options import takes_fields_of
+from aac.processing.stages import ProcessStages
+
+RETRIES = 2
+RETRY_DELAYS = (5, 30)
 
 
 def step_count_rows(report: dict) -> list[dict]:
@@ -21,16 +31,19 @@ def step_count_rows(report: dict) -> list[dict]:
              "seconds": round(c["seconds"], 2)} for c in report["step_counts"]]
 
 
-@task(retries=2, retry_delay_seconds=[5, 30])
-def process_corpus(options: ProcessOptions) -> dict:
-    return process_job(options).to_dict()
+def stage_tasks(stages: ProcessStages = ProcessStages(), retries: int = RETRIES,
+                retry_delay_seconds: tuple[float, ...] = RETRY_DELAYS) -> ProcessStages:
+    """``stages``, each as a Prefect task named ``process-<stage>`` retried ``retries`` times. Never cached: a
+    stage writes the corpus, and its inputs (the corpus folder) are the same objects whatever it holds."""
+    return ProcessStages(**{
+        f.name: task(getattr(stages, f.name), name=f"process-{f.name.replace('_', '-')}", retries=retries,
+                     retry_delay_seconds=list(retry_delay_seconds), cache_policy=NO_CACHE)
+        for f in fields(ProcessStages)})
 
 
-@flow(name="process", log_prints=True)
-@takes_fields_of(ProcessOptions, document=True)
-def process(options: ProcessOptions) -> dict:
-    """Normalise, dedupe, licence-filter, redact, tag and itemise the crawled artifacts; publishes a step table."""
-    out = process_corpus(options)
+def process_with(options: ProcessOptions, stages: ProcessStages) -> dict:
+    """The flow's body: the job over ``stages`` (Prefect tasks), then the report as Prefect artifacts."""
+    out = process_job(options, stages=stages).to_dict()
     corpus = options.corpus
     create_table_artifact(key="process-steps", table=[
         {"step": s["name"], "rows": s["rows"], "seconds": round(s["seconds"], 2), "peak_rss_mb": round(s["peak_rss_mb"])}
@@ -41,3 +54,11 @@ def process(options: ProcessOptions) -> dict:
           f"{out['dropped']} dropped, {out['items']} items ({out['items_retyped']} artifacts' items re-typed: "
           f"classifier changed)")
     return out
+
+
+@flow(name="process", log_prints=True)
+@takes_fields_of(ProcessOptions, document=True)
+def process(options: ProcessOptions) -> dict:
+    """Normalise, dedupe, licence-filter, redact, tag and itemise the crawled artifacts, one retried task per
+    stage; publishes a step table."""
+    return process_with(options, stage_tasks())

@@ -1,6 +1,8 @@
 """The ``process`` job: normalise, dedupe, licence-filter, redact, tag and itemise a corpus' crawled artifacts.
 
-``aac process`` and the Prefect flow ``process`` both call :func:`process` with one :class:`ProcessOptions`.
+``aac process`` and the Prefect flow ``process`` both call :func:`process` with one :class:`ProcessOptions`. The
+flow passes its own stages (each a retried Prefect task, :class:`aac.processing.stages.ProcessStages`), so a retry
+redoes one stage; their order and the corpus lock held over all of them live in :func:`aac.processing.pipeline.run`.
 """
 
 from __future__ import annotations
@@ -51,12 +53,13 @@ class ProcessOptions:
                                       incremental=not self.full, classifier=clf)
 
 
-def process(options: ProcessOptions, config: pipeline.ProcessConfig | None = None) -> pipeline.ProcessReport:
+def process(options: ProcessOptions, config: pipeline.ProcessConfig | None = None,
+            stages: pipeline.ProcessStages | None = None) -> pipeline.ProcessReport:
     """Run the processing pass over ``options.corpus``; the report's ``to_dict()`` is what flows return.
 
     ``config``: ``options.config()`` when the caller built it already (the CLI does, to answer a bad classifier
-    name before any work without loading the classifier twice)."""
+    name before any work without loading the classifier twice). ``stages``: the plain stages when None."""
     from aac.core.store import Corpus
     from aac.processing import pipeline
 
-    return pipeline.run(Corpus(options.corpus), config or options.config())
+    return pipeline.run(Corpus(options.corpus), config or options.config(), stages=stages or pipeline.ProcessStages())

@@ -24,6 +24,7 @@ from typing import Iterator
 
 import pyarrow as pa
 import pyarrow.compute as pc
+import pyarrow.parquet as pq
 
 from aac.core.store import Corpus
 
@@ -82,9 +83,23 @@ def rewriting_items(corpus: Corpus, typed_by: str | None = None, whole_table: bo
         yield
         _write_state(corpus, {**base, "pending": base.get("pending", True) or typed_by is None, "typed_by": typed_by})
         return
-    _write_state(corpus, {"pending": True, **_code_of(before)})
+    begin_rewrite(corpus)
     yield
-    _write_state(corpus, {"pending": False, **({"code": code} if code is not None else _code_of(before))})
+    finish_rewrite(corpus, code)
+
+
+def begin_rewrite(corpus: Corpus) -> None:
+    """From now on nothing recorded is trusted (the code that wrote the tables is kept): a run that stops before
+    :func:`finish_rewrite` leaves its items to be made again. For rewrites spanning several stages (a processing
+    run distrusts the record before replacing ``artifacts`` and trusts it again once ``process_stage`` holds the
+    new record); a single block uses :func:`rewriting_items`."""
+    _write_state(corpus, {"pending": True, **_code_of(_read_state(corpus))})
+
+
+def finish_rewrite(corpus: Corpus, code: dict | None = None) -> None:
+    """``items`` and ``process_stage``'s record agree again, made by the processing code ``code`` (None: the
+    recorded code is kept)."""
+    _write_state(corpus, {"pending": False, **({"code": code} if code is not None else _code_of(_read_state(corpus)))})
 
 
 def typed_incompletely(corpus: Corpus, typed_by: str | None, n_failed: int) -> None:
@@ -96,6 +111,13 @@ def typed_incompletely(corpus: Corpus, typed_by: str | None, n_failed: int) -> N
 
 def _code_of(state: dict | None) -> dict:
     return {"code": state["code"]} if state and isinstance(state.get("code"), dict) else {}
+
+
+def unfinished(corpus: Corpus) -> bool:
+    """Whether a rewrite of ``items`` began and never finished (a processing run failed or was killed between
+    its stages, or a pull replaced ``items``): the next run has work whatever changed upstream."""
+    state = _read_state(corpus)
+    return bool(state and state.get("pending", False))
 
 
 def recorded_code(corpus: Corpus) -> dict | None:
@@ -128,6 +150,26 @@ def types_outdated(corpus: Corpus, fingerprint: str | None) -> bool:
     record = stored(corpus)
     with_items = len(pc.unique(corpus.read("items", columns=["artifact_id"]).column("artifact_id")))
     return len(record) < with_items or any(by != fingerprint for _, by in record.values())
+
+
+_RECORD_SCHEMA = pa.schema([pa.field("artifact_id", pa.string()), *ITEMS_RECORD])
+
+
+def save(record: Record, path: Path) -> None:
+    """Write ``record`` to ``path`` (a Parquet file, replaced atomically): what a later stage of the same run reads."""
+    ids = sorted(record)
+    t = pa.table([pa.array(ids, pa.string()), pa.array([record[a][0] for a in ids], pa.string()),
+                  pa.array([record[a][1] for a in ids], pa.string())], schema=_RECORD_SCHEMA)
+    tmp = path.with_name(f".tmp-{uuid.uuid4().hex}")
+    pq.write_table(t, tmp)
+    os.replace(tmp, path)
+
+
+def load(path: Path) -> Record:
+    """The record :func:`save` wrote to ``path``."""
+    t = pq.read_table(path, schema=_RECORD_SCHEMA)
+    return dict(zip(t.column("artifact_id").to_pylist(),
+                    zip(t.column("_items_key").to_pylist(), t.column("_typed_by").to_pylist())))
 
 
 def with_record(tables: Iterator[pa.Table], record: Record) -> Iterator[pa.Table]:

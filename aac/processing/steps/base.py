@@ -78,7 +78,12 @@ class CorpusStep(Step):
     """A step over the whole corpus, in two streaming passes over pass 1's output: ``observe`` sees every staged
     batch (collect what the decision needs: keep it small), ``decide`` makes the corpus-wide decision once and
     returns the rows it considered, ``apply`` then rewrites each staged batch (Arrow compute, column-wise).
-    Its state lives in the instance, made afresh per run."""
+    Its state lives in the instance, made afresh per run.
+
+    ``observes``: the staged columns ``observe`` reads (the staged parts are read back from disk for it: naming
+    them keeps that read small); ``None``: every column; empty: the step observes nothing."""
+
+    observes: ClassVar[tuple[str, ...] | None] = ()
 
     @classmethod
     def from_config(cls, cfg: "ProcessConfig") -> "CorpusStep":

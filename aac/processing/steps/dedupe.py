@@ -20,6 +20,7 @@ _AS = ["artifact_id", "repo", "path", "stars", "pushed_at", "collected_at", "pub
 class Dedupe(CorpusStep):
     name = "dedupe"
     libraries = ("datasketch", "duckdb", "scipy")
+    observes = (*_META, "_signature")
 
     def __init__(self, near: NearDupConfig = NearDupConfig()) -> None:
         self.near = near
