@@ -15,12 +15,14 @@ usage: python bench/annotator_agreement.py
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from collections import defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from bench._report import add_write_docs_flag, run_with_docs  # noqa: E402
 
 from aac.annotation.agreement import agreement_report  # noqa: E402
 from aac.classifiers.datasets import packaged_annotations  # noqa: E402
@@ -59,6 +61,9 @@ def between_annotators() -> None:
 
 
 def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_write_docs_flag(ap)
+    ap.parse_args()
     gold = {r["id"]: r["label"] for r in map(json.loads, open(shared_data() / "gold_dev.jsonl", encoding="utf-8"))}
     checks = [json.loads(line) for line in open(Path(__file__).parent / "data" / "annotated_gold_checks.jsonl")]
     for round_ in sorted({c.get("round", 1) for c in checks}):
@@ -67,4 +72,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_with_docs(main)

@@ -20,6 +20,7 @@ from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from bench._report import add_write_docs_flag, run_with_docs  # noqa: E402
 
 from aac.classifiers.base import DEFAULT, NO_LLM, get_classifier  # noqa: E402
 from aac.classifiers.datasets import load_gold, load_phrasing  # noqa: E402
@@ -34,6 +35,7 @@ def main() -> None:
     ap.add_argument("--variants", default=",".join(NO_LLM))
     ap.add_argument("--batch", type=int, default=4096)
     ap.add_argument("--workers", type=int, default=None, help="processes for a big batch (default: every usable CPU)")
+    add_write_docs_flag(ap)
     args = ap.parse_args()
     if args.workers is not None:
         os.environ["AAC_CLASSIFY_WORKERS"] = str(args.workers)
@@ -69,4 +71,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_with_docs(main)

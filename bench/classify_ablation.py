@@ -67,6 +67,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from bench._report import add_write_docs_flag, run_with_docs  # noqa: E402
 
 from aac.classifiers import training  # noqa: E402
 from aac.classifiers.datasets import (Labelled, heldout_own, item_from_row, load_annotated, load_gold,  # noqa: E402
@@ -298,6 +299,7 @@ def main() -> None:
                     help="repo: folds hold out whole repositories; item: single gold items, their files' annotated "
                          "items kept in training (training.fold_splits); seen: as item, with an annotator's label of "
                          "each gold item's own text in every training fold")
+    add_write_docs_flag(ap)
     args = ap.parse_args()
     dev = load_gold(shared_data() / "gold_dev.jsonl") + load_phrasing(shared_data() / "phrasing_dev.jsonl")
     what = {"repo": "whole repositories held out", "item": "single gold items held out",
@@ -317,4 +319,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_with_docs(main)

@@ -40,6 +40,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from bench._report import add_write_docs_flag, run_with_docs  # noqa: E402
 
 from aac.classifiers import training as T  # noqa: E402
 from aac.classifiers.base import ItemInput  # noqa: E402
@@ -299,6 +300,7 @@ def main() -> None:
     ap.add_argument("--seeds", type=int, default=6)
     ap.add_argument("--variants", default="base,l1_0.3,l1_1,mingroups2,nowords,noheadings,nonone,rownorm,rubric,"
                                           "srcind,feda,stack,cascade,distant,srcbal")
+    add_write_docs_flag(ap)
     args = ap.parse_args()
     warnings.filterwarnings("ignore")
     D = Data()
@@ -312,4 +314,4 @@ def main() -> None:
 D: Data
 
 if __name__ == "__main__":
-    main()
+    run_with_docs(main)

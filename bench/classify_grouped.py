@@ -19,6 +19,7 @@ from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from bench._report import add_write_docs_flag, run_with_docs  # noqa: E402
 
 import numpy as np  # noqa: E402
 
@@ -53,6 +54,7 @@ def main() -> None:
     ap.add_argument("--recipes", default="base")
     ap.add_argument("--seed", type=int, default=None)
     ap.add_argument("--detail", action="store_true", help="per language group and platform")
+    add_write_docs_flag(ap)
     args = ap.parse_args()
     base = [*own_examples(), *load_union(), *load_phrasing(shared_data() / "phrasing_dev.jsonl"),
             *load_multilingual_phrasing()]
@@ -86,4 +88,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_with_docs(main)

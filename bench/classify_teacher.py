@@ -32,6 +32,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from bench._report import add_write_docs_flag, run_with_docs  # noqa: E402
 
 from aac.classifiers import training  # noqa: E402
 from aac.classifiers.base import ItemInput  # noqa: E402
@@ -328,6 +329,7 @@ def main() -> None:
     ap.add_argument("--weights", default="0.05,0.2")
     ap.add_argument("--modes", default="soft,hard0.7")
     ap.add_argument("--cache", default="/tmp/aac_teacher")
+    add_write_docs_flag(ap)
     args = ap.parse_args()
     warnings.filterwarnings("ignore")
     import torch
@@ -361,4 +363,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_with_docs(main)

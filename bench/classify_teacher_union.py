@@ -36,6 +36,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from bench._report import add_write_docs_flag, run_with_docs  # noqa: E402
 
 from aac.classifiers import training  # noqa: E402
 from aac.classifiers.datasets import load_holdout, prevalence_weights  # noqa: E402
@@ -199,6 +200,7 @@ def main() -> None:
     ap.add_argument("--modes", default="soft/c,hard0.7/c,soft")
     ap.add_argument("--pool-max", type=int, default=6000, help="fine-tuned teacher: score at most this many pool items")
     ap.add_argument("--cache", default="/work/cache/teacher24")
+    add_write_docs_flag(ap)
     args = ap.parse_args()
     warnings.filterwarnings("ignore")
     cache = Path(args.cache)
@@ -244,4 +246,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_with_docs(main)

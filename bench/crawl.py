@@ -41,6 +41,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from bench._report import add_write_docs_flag, run_with_docs  # noqa: E402
 
 from aac.collectors.collect import platform_queries  # noqa: E402
 from aac.collectors.crawl import CrawlEngine, Hit, NullSink  # noqa: E402
@@ -203,6 +204,7 @@ def main() -> None:
     ap.add_argument("--only", default="aac,strata,chunk")
     ap.add_argument("--no-sizes", action="store_true",
                     help="aac without file sizes (search-only: partition from leaf counts alone)")
+    add_write_docs_flag(ap)
     args = ap.parse_args()
     seeds = [int(s) for s in args.seeds.split(",")] if args.seeds else [args.seed]
     results = [run_seed(args, seed) for seed in seeds]
@@ -215,4 +217,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_with_docs(main)

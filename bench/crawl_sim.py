@@ -53,6 +53,7 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from bench._report import add_write_docs_flag, name_section, run_with_docs  # noqa: E402
 
 from aac.collectors.clock import VirtualClock  # noqa: E402
 from aac.collectors.collect import platform_queries  # noqa: E402
@@ -166,7 +167,11 @@ def main() -> None:
     ap.add_argument("--own-shape", action="store_true",
                     help="give every query a size prior made of its own exact sizes (smoothed): what a perfect "
                          "estimate of each query's size distribution would buy a fresh crawl")
+    add_write_docs_flag(ap)
     args = ap.parse_args()
+    variant = [f"order-{args.order.replace(':', '')}"] if args.order != "registry" else []
+    variant += [f"seeded-{args.seeded}"] * bool(args.seeded) + ["own-shape"] * args.own_shape
+    name_section("-".join(["crawl_sim", *variant]))
     seeds = parse_seeds(args.seeds)
     ordered([], args.order)  # a bad --order fails before any seed runs
     print(f"{args.files} generated files a seed, profile {PROFILE.name} (github minus rate limits, secondary limits, "
@@ -188,4 +193,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_with_docs(main)

@@ -28,6 +28,9 @@ import tempfile
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository root: bench._report
+from bench._report import add_write_docs_flag, name_section, run_with_docs  # noqa: E402
+
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO.parent / "shared" / "data"
 SAMPLE = DATA / "agent_configs_sample.jsonl"
@@ -163,7 +166,10 @@ def main() -> None:
     ap.add_argument("--skip-latency", action="store_true")
     ap.add_argument("--skip-gold", action="store_true")
     ap.add_argument("--classifier", action="append", help="registry name(s) to type with (default: default, regex)")
+    add_write_docs_flag(ap)
     args = ap.parse_args()
+    if args.skip_latency or args.skip_gold:
+        name_section("hook-gold" if args.skip_latency else "hook-latency")
     if not args.skip_latency:
         latency(args.repeat)
     if not args.skip_gold:
@@ -172,4 +178,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_with_docs(main)

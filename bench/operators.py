@@ -12,7 +12,9 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -20,6 +22,9 @@ from aac.operators.baselines import COMPACTION_BASELINES
 from aac.operators.compact import type_compact
 from aac.operators.model import TYPES, Item, KnowledgeBase
 from aac.operators.retrieve import BM25Scorer, DenseScorer, TypeRetriever
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository root: bench._report
+from bench._report import add_write_docs_flag, name_section, run_with_docs  # noqa: E402
 
 VOCAB = ("build test deploy service api database cache queue worker frontend backend schema migration lint format "
          "branch commit push review release docker image secret token key config env log metric trace error retry "
@@ -120,7 +125,9 @@ def main() -> None:
     ap.add_argument("--queries", type=int, default=200)
     ap.add_argument("--repeat", type=int, default=20)
     ap.add_argument("--part", choices=("all", "compact", "retrieve"), default="all")
+    add_write_docs_flag(ap)
     a = ap.parse_args()
+    name_section("operators" if a.part == "all" else f"operators-{a.part}")
     if a.part in ("all", "compact"):
         bench_compact(a.items, a.repeat)
     if a.part in ("all", "retrieve"):
@@ -128,4 +135,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_with_docs(main)

@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from bench._report import add_write_docs_flag, run_with_docs  # noqa: E402
 
 from aac.classifiers.paths import shared_data  # noqa: E402
 from aac.operators.compact import THETA_C, hard_lane_of, type_compact  # noqa: E402
@@ -27,6 +28,7 @@ from aac.operators.verify import norm_ws  # noqa: E402
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--classifier", default="default")
+    add_write_docs_flag(ap)
     args = ap.parse_args()
     gold: dict[str, set[str]] = {}
     for line in open(shared_data() / "gold_dev.jsonl", encoding="utf-8"):
@@ -64,4 +66,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_with_docs(main)

@@ -18,6 +18,7 @@ import psutil
 import pyarrow as pa
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from bench._report import add_write_docs_flag, run_with_docs  # noqa: E402
 
 from aac.hub.publish import build_hub_folder  # noqa: E402
 from aac.core.ids import artifact_id, item_id  # noqa: E402
@@ -57,6 +58,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--artifacts", type=int, default=20_000)
     ap.add_argument("--items-per", type=int, default=25)
+    add_write_docs_flag(ap)
     args = ap.parse_args()
     proc = psutil.Process()
     with tempfile.TemporaryDirectory() as tmp:
@@ -81,4 +83,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_with_docs(main)

@@ -38,6 +38,7 @@ from pathlib import Path
 import pyarrow as pa
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from bench._report import add_write_docs_flag, name_section, run_with_docs  # noqa: E402
 
 from aac.core.ids import artifact_id  # noqa: E402
 from aac.refresh.versioning import apply_refresh  # noqa: E402
@@ -227,7 +228,11 @@ def main() -> None:
                     "fetch workers")
     ap.add_argument("--latency", type=float, default=0.05, help="seconds every emulator response is delayed")
     ap.add_argument("--reuse", type=int, default=0, help="rows of a previous corpus to index for content reuse")
+    add_write_docs_flag(ap)
     args = ap.parse_args()
+    # each mode measures something else: its own section of docs/benchmarks.md
+    mode = next((m for m in ("reuse", "fetch", "process", "crawl") if getattr(args, m)), "merge")
+    name_section(f"refresh-{mode}")
     if args.reuse:
         reuse_bench(args.reuse)
         return
@@ -256,4 +261,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_with_docs(main)

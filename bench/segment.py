@@ -9,10 +9,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from pathlib import Path
 
 from aac.core.segment import comparable_text, segment
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository root: bench._report
+from bench._report import add_write_docs_flag, run_with_docs  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 
@@ -44,6 +48,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--itemize", action="store_true", help="also time itemize_many with the default classifier")
+    add_write_docs_flag(ap)
     args = ap.parse_args()
     rows = [json.loads(line) for line in (DATA / "agent_configs_sample.jsonl").open(encoding="utf-8")]
     files = {(r["repo"], r["path"]): r for r in rows}
@@ -77,4 +82,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_with_docs(main)
