@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from aac.operators.baselines import COMPACTION_BASELINES
-from aac.operators.compact import type_compact
+from aac.operators.compact import THETA_C, type_compact
 from aac.operators.model import TYPES, Item, KnowledgeBase
 from aac.operators.retrieve import BM25Scorer, DenseScorer, TypeRetriever
 
@@ -45,6 +45,17 @@ LEXICON = _lexicon()
 WEIGHTS = [1.0 / (r + 1) for r in range(len(LEXICON))]
 
 
+def _proba(label: str, rnd: random.Random) -> tuple[float, ...]:
+    """0.9 on the item's type; a non-constraint's P(C) is drawn so that about half of them reach the hard-lane
+    threshold (THETA_C), as the shipped model's grouped CV measures (0.47 of items in the hard lane): with a flat
+    0.025 every item would be hard and TypeCompact would time only its Unsafe path."""
+    if label == "C":
+        return tuple(0.9 if x == "C" else 0.025 for x in TYPES)
+    p_c = THETA_C * (2.0 if rnd.random() < 0.45 else 0.3)
+    rest = (0.1 - p_c) / 3
+    return tuple(0.9 if x == label else p_c if x == "C" else rest for x in TYPES)
+
+
 def synthetic_items(n: int, n_topics: int = 40, seed: int = 0) -> list[Item]:
     rnd = random.Random(seed)
     out = []
@@ -52,7 +63,7 @@ def synthetic_items(n: int, n_topics: int = 40, seed: int = 0) -> list[Item]:
         t = rnd.choices(TYPES, weights=[0.25, 0.2, 0.3, 0.15, 0.1])[0]
         topic = f"t{rnd.randrange(n_topics)}"
         text = rnd.choice(OPENERS[t]) + " " + " ".join(rnd.choices(LEXICON, WEIGHTS, k=rnd.randint(5, 40))) + "."
-        proba = tuple(0.9 if x == t else 0.025 for x in TYPES)
+        proba = _proba(t, rnd)
         scope = ("*",) if (t == "C" and rnd.random() < 0.02) else (topic,)
         out.append(Item(str(i), text, t, proba, topic=topic, scope=scope, order=i))
     return out
@@ -70,15 +81,19 @@ def timed(fn, repeat: int) -> float:
 
 def bench_compact(n: int, repeat: int) -> None:
     kb = KnowledgeBase(synthetic_items(n))
-    t0 = time.perf_counter()
-    type_compact(kb, 0.5)
-    cold = (time.perf_counter() - t0) * 1000
-    tc = timed(lambda: type_compact(kb, 0.5), repeat)
-    print(f"TypeCompact  {n} items @50%: {tc:8.2f} ms warm (per-item analysis cached), {cold:.2f} ms cold  "
-          f"(target <= 5 ms per 1,000 items: {'MET' if tc * 1000 / n <= 5 else 'NOT met'} warm)")
+    half = float('nan')
+    for budget in (0.5, 0.8):  # 0.5: the paper's setting (Unsafe here: the hard lane needs more); 0.8: feasible
+        t0 = time.perf_counter()
+        res = type_compact(kb, budget)
+        cold = (time.perf_counter() - t0) * 1000
+        tc = timed(lambda: type_compact(kb, budget), repeat)
+        print(f"TypeCompact  {n} items @{budget:.0%} ({'Unsafe' if res.unsafe else 'safe'}, hard lane "
+              f"{res.b_min} of {kb.total_tokens} tokens): {tc:8.2f} ms warm (per-item analysis cached), {cold:.2f} ms "
+              f"cold  (target <= 5 ms per 1,000 items: {'MET' if tc * 1000 / n <= 5 else 'NOT met'} warm)")
+        half = tc if budget == 0.5 else half
     for name, fn in COMPACTION_BASELINES.items():
         b = timed(lambda: fn(kb, 0.5), max(3, repeat // 4))
-        print(f"  {name:<12}            {b:8.2f} ms  (TypeCompact / baseline = {tc / b:5.2f}x)")
+        print(f"  {name:<12} @50%       {b:8.2f} ms  (TypeCompact / baseline = {half / b:5.2f}x)")
 
 
 def bench_retrieve(n: int, n_queries: int) -> None:

@@ -402,16 +402,18 @@ def _unsafe(kb, hard, hard_pieces, soft, episodic, limit, b_min, total, dropped)
     for it in list(soft) + list(episodic):
         dropped[it.id] = "unsafe: hard lane over budget"
     text = _render(keep)
-    while keep and count_tokens(text) > limit:  # only for a tokenizer that is not additive at the joins
+    tokens_out = count_tokens(text)
+    while keep and tokens_out > limit:  # only for a tokenizer that is not additive at the joins
         gone = max(keep, key=lambda p: (risk[p.item_id] * -1, -p.order))
         keep.remove(gone)
         dropped[gone.item_id] = "unsafe: hard lane over budget"
         text = _render(keep)
+        tokens_out = count_tokens(text)
     kept_ids = {p.item_id for p in keep}
     present = _presence(text, [h.item for h in hard])
     for h in hard:
         h.survived = present[h.item.id]
-    return CompactResult(text=text, budget=limit, b_min=b_min, tokens_in=total, tokens_out=count_tokens(text),
+    return CompactResult(text=text, budget=limit, b_min=b_min, tokens_in=total, tokens_out=tokens_out,
                          unsafe=True, hard_lane=hard, kept=sorted(kept_ids, key=str), dropped=dropped,
                          reason=f"hard lane needs {b_min} tokens > budget {limit}",
                          pieces=[(p.item_id, p.text) for p in sorted(keep, key=lambda p: p.order)])
