@@ -60,6 +60,9 @@ def clear_caches() -> None:
     _TEXT_IDS.clear()
     _SECTION_IDS.clear()
     clear_risk_cache()
+    from aac.classifiers.word_vectors import forget_words  # lazy: the word table is optional for featurisation
+
+    forget_words()
 
 
 def _word_cues(token: str) -> tuple[str, ...]:

@@ -28,6 +28,11 @@ class WordVectors:
         self._table = np.zeros((1024, self.dims), dtype=np.float32)
         self._size = 1  # row 0 stays zero: numbers (and words without tokens) add nothing to the unit-length mean
 
+    def forget(self) -> None:
+        """Drop every cached word row (the embedding stays loaded): the next items start from a cold word table."""
+        self._row.clear()
+        self._size = 1
+
     def _add(self, words: list[str]) -> None:
         """Rows for words not seen before (one tokenizer batch); a word without tokens gets a zero row."""
         self._row.update((w, 0) for w in words if w.isdigit())
@@ -55,8 +60,7 @@ class WordVectors:
         if -1 in rows:  # words never seen: one tokenizer batch, then look the rows up again
             new = list(dict.fromkeys(w for ws in lists for w in ws if w not in self._row))
             if len(self._row) + len(new) > MAX_CACHED:  # unbounded vocabularies (ids, hashes) must not grow memory:
-                self._row.clear()  # start over with this batch's words only
-                self._size = 1
+                self.forget()  # start over with this batch's words only
                 new = list(dict.fromkeys(w for ws in lists for w in ws))
             self._add(new)
             rows = [get(w) for ws in lists for w in ws]
@@ -72,3 +76,9 @@ def shared_word_vectors() -> WordVectors:
     if _SHARED is None:
         _SHARED = WordVectors()
     return _SHARED
+
+
+def forget_words() -> None:
+    """Empty the shared instance's word table, if one was made (for cold-cache measurements)."""
+    if _SHARED is not None:
+        _SHARED.forget()

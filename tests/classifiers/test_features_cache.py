@@ -66,3 +66,15 @@ def test_eviction_and_warm_cache_change_nothing(monkeypatch):
     for item in items:
         item_tokens(item, words_out=plain)
     assert words == plain
+
+
+def test_clear_caches_empties_the_shared_word_table_and_vectors_stay_the_same():
+    from aac.classifiers.word_vectors import shared_word_vectors
+
+    wv = shared_word_vectors()
+    words = [["never", "push", "to", "main"], ["rotate", "the", "api", "keys"]]
+    before = wv.mean_vectors(words)
+    assert "never" in wv._row
+    features.clear_caches()
+    assert wv._row == {} and wv._size == 1  # cold: the next items embed their words again
+    assert np.allclose(wv.mean_vectors(words), before)
