@@ -15,6 +15,9 @@ _CJK_PROHIBIT = ("不要|禁止|绝不|不得|严禁|切勿|勿|不可|不能|�
                  "してはいけない|してはならない|てはならない|ないでください|ないこと|しないこと|厳禁|決して|絶対に|"
                  "금지|하지\\s?마|마십시오|마세요|말\\s?것|절대|불가|안\\s?됩니다|안\\s?된다|하지\\s?않")
 
+# Chinese and Japanese words of the preference family (``pref``), matched on the raw text (not segmented into words).
+PREF_CJK = "优先|尽量|尽可能|避免|推荐|建议|最好|倾向于|推奨|避ける|避けて|なるべく|できるだけ|望ましい|好ましい"
+
 TEXT: dict[str, str] = {
     "prohibit": (
         r"\b(?:niemals|nie|keine[nrms]?|keinesfalls|verboten|untersagt|unzulässig|"  # de
@@ -91,6 +94,16 @@ TEXT: dict[str, str] = {
         r"\b(?:gefährlich\w*|gefahr\w*|kritisch\w*|dangereu\w*|critique\w*|peligro\w*|crític\w*|perigo\w*|"
         r"pericol\w*|опасн\w*|критич\w*|tehlike\w*|kritik|nguy\s+hiểm)\b|危险|严重|危険|重大|致命|위험|치명|중대"),
 }
+
+# Soft guidance: preferring, avoiding, "ideally", "where possible" (a Preference, not a rule with stakes)
+PREF = (
+    r"\b(?:bevorzug\w*|vorzugsweise|möglichst|vermeide\w*|idealerweise|lieber|"  # de
+    r"préfér\w*|de\s+préférence|évite[rz]?|idéalement|plutôt\s+que|si\s+possible|"  # fr
+    r"preferi\w*|prefer[ae]\w*|evit[ae]\w*|idealmente|en\s+lugar\s+de|em\s+vez\s+de|en\s+vez\s+de|"  # es pt
+    r"se\s+possível|si\s+es\s+posible|piuttosto\s+che|preferibilmente|"  # pt es it
+    r"предпочт\w*|избега\w*|желательно|по\s+возможности|вместо|"  # ru
+    r"tercih\w*|kaçın\w*|mümkünse|yerine|ưu\s+tiên|tránh|thay\s+vì|nếu\s+có\s+thể)\b"  # tr vi
+    r"|권장|선호|지양|가급적|되도록|피하|피할|" + PREF_CJK)
 
 SECTION: dict[str, str] = {
     "safe": (
