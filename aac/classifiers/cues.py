@@ -127,6 +127,12 @@ from aac.classifiers import lexicons as _lex  # noqa: E402  (other languages' wo
 PROHIBIT = _c(PROHIBIT.pattern + "|" + _lex.TEXT["prohibit"])
 MODAL_MUST = _c(MODAL_MUST.pattern + "|" + _lex.TEXT["must"])
 SAFETY_SECTION = _c(SAFETY_SECTION.pattern + "|" + _lex.SECTION["safe"])
+STYLE_SECTION = _c(STYLE_SECTION.pattern + "|" + _lex.SECTION["style"])
+PROC_SECTION = _c(PROC_SECTION.pattern + "|" + _lex.SECTION["proc"])
+BELIEF_SECTION = _c(BELIEF_SECTION.pattern + "|" + _lex.SECTION["belief"])
+EPISODIC_SECTION = _c(EPISODIC_SECTION.pattern + "|" + _lex.SECTION["episodic"])
+TEMPORAL = _c(TEMPORAL.pattern + "|" + _lex.TEMPORAL + "|" + _lex.TEMPORAL_CJK)
+PREFERENCE = _c(PREFERENCE.pattern + "|" + _lex.PREF)
 
 # Families made of words and two-word phrases: the featurizer tests them per word / word pair (memoised), which
 # is what keeps the default classifier above 10,000 items/s; phrase-shaped families run on the whole text.
@@ -164,6 +170,8 @@ CJK_CUES: tuple[tuple[str, "stdre.Pattern"], ...] = (
     ("security", stdre.compile(r"密钥|秘密|パスワード|密码|認証|认证|トークン|令牌")),
     ("approval", stdre.compile(r"批准|审批|承認|許可|许可|确认|確認")),
     ("prod", stdre.compile(r"本番|生产|生産|公開")),
+    ("temporal", stdre.compile(_lex.TEMPORAL_CJK)),
+    ("pref", stdre.compile(_lex.PREF_CJK)),
 )
 SECTION_CUES: tuple[tuple[str, re.Pattern], ...] = (
     ("safety", SAFETY_SECTION), ("style", STYLE_SECTION), ("proc", PROC_SECTION), ("episodic", EPISODIC_SECTION),
