@@ -103,13 +103,13 @@ def reference_digests(items) -> list[str]:
     """:func:`digests` with word pairs tested against whole families, as before :mod:`aac.classifiers.spanning`."""
     from aac.classifiers import features, risk
 
-    saved = (features.PAIR_CUES, features.ANY_PAIR_CUE, risk._PAIR_FAMILIES, risk._PAIR_ANY)
-    features.PAIR_CUES, features.ANY_PAIR_CUE = features.WORD_CUES, features.ANY_WORD_CUE
+    saved = (features.PAIR_CUES, risk._PAIR_FAMILIES, risk._PAIR_ANY)
+    features.PAIR_CUES = features.WORD_CUES
     risk._PAIR_FAMILIES, risk._PAIR_ANY = risk._FAMILIES, risk._ANY
     try:
         return digests(items)
     finally:
-        features.PAIR_CUES, features.ANY_PAIR_CUE, risk._PAIR_FAMILIES, risk._PAIR_ANY = saved
+        features.PAIR_CUES, risk._PAIR_FAMILIES, risk._PAIR_ANY = saved
         features.clear_caches()
 
 
