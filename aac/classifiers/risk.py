@@ -7,8 +7,9 @@ Constraint. These few families (many multilingual), their crosses with deontic f
 cues, and counter-cues for code-quality topics feed the separate constraint stage of the ``trained`` model.
 Word lists generalise where hashed words overfit (grouped cross-validation, see ``bench/classify_ablation.py``).
 
-Speed: the text families are tested per word and word pair and memoised (as in :mod:`features`), heading
-families per section path, so the default classifier stays above 10,000 items/s.
+Speed: the text families are tested per word and word pair and memoised (as in :mod:`features`; a pair only against
+the branches that can match across its space, :mod:`aac.classifiers.spanning`), heading families per section path,
+so the default classifier stays above 10,000 items/s.
 """
 
 from __future__ import annotations

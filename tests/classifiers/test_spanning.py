@@ -138,3 +138,12 @@ def test_every_shipped_family_reads_back_and_compiles():
         assert pair_fams and combined.search("must not")
         assert {n for n, _ in pair_fams} <= {n for n, _ in fams}
     assert spanning_families(())[1].search("anything") is None
+
+
+def test_ablation_variants_swap_the_pair_patterns_with_the_families(load_bench):
+    bench = load_bench("classify_ablation")
+    hard = {attr: value for mod, attr, value in bench._patches("hardstakes") if mod is risk}
+    assert "prod_hard" in {n for n, p in hard["_PAIR_FAMILIES"] if p.search("real users")}
+    narrow = {attr: value for mod, attr, value in bench._patches("nodomain") if mod is risk}
+    assert not narrow["_PAIR_ANY"].search("life threatening")  # a domain stake: left out with its families
+    assert risk._PAIR_ANY.search("life threatening")
