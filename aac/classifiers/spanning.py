@@ -9,7 +9,7 @@ words and a corpus brings new pairs all the time.
 
 :func:`spanning_pattern` splits a pattern into its alternation branches with a small parser of the regex syntax the
 cue lexicons use (both the ``regex`` module, V0 or V1, and the standard library) and keeps the branches that hold
-an atom matching a space, descending into a group when it is the only such part of its branch
+an atom matching a space or a lookaround (which may decide otherwise beside the space), descending into a group when it is the only such part of its branch
 (``\\b(?:never|must\\s+not)\\b`` -> ``\\b(?:must\\s+not)\\b``). The result only ever keeps text of the pattern, so
 every match of it is a match of the pattern; a construct the parser does not handle raises instead of guessing.
 """
@@ -167,8 +167,9 @@ class _Parser:
             raise ValueError(f"unterminated group at {i} in {p!r}")
         self.i += 1
         node = _Node("", opener=opener, branches=branches)
-        node.spaceable = any(n.spaceable for b in branches for n in b)
         node.zero_width = opener in _LOOK_PREFIXES
+        # a lookaround may decide differently next to the space than at a word's end ("(?<!^)"): its branch is kept
+        node.spaceable = node.zero_width or any(n.spaceable for b in branches for n in b)
         return node
 
 

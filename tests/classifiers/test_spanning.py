@@ -115,6 +115,7 @@ def test_dev_and_multilingual_items_have_the_same_features(monkeypatch, gold_pat
     (r"`[^`]*\b(run|test)\b[^`]*`|\$", r"`[^`]*\b(run|test)\b[^`]*`"),  # a negated class can match a space
     (r"\[ \]|\[x\]|v\d+\.\d+", r"\[ \]"),
     (r"\bfoo(?=\s)|\bbar", r"\bfoo(?=\s)"),  # a lookaround that can see the space keeps its branch
+    (r"(?<!^)nice|(?=x)y|\bbar", r"(?<!^)nice|(?=x)y"),  # any lookaround keeps its branch: "(?<!^)" differs
     (r"\b(?:never|always)\b|[❌🚫]", None),
 ])
 def test_spanning_pattern_keeps_exactly_the_branches_across_a_space(pattern, expected):
