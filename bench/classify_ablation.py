@@ -199,12 +199,23 @@ def _patches(name: str) -> list[tuple[object, str, object]]:
             fams = risk._FAMILIES + tuple((n, re.compile(p)) for n, p in _HARD_STAKES)
             out += [(risk, "_FAMILIES", fams), (risk, "STAKES", risk.STAKES + tuple(n for n, _ in _HARD_STAKES)),
                     (risk, "_ANY", re.compile("|".join(f"(?:{p.pattern})" for _, p in fams)))]
+            out += _pair_patches(fams)
         elif part.startswith("minilm"):
             out.append((training, "_matrices", _with_sentence_embeddings(training._matrices, float(part[6:] or 1))))
         elif part == "nodomain":  # the risk families without their regulated-domain words
             fams, any_family = risk.compile_families(domain=False)
             out += [(risk, "_FAMILIES", fams), (risk, "_ANY", any_family)]
+            out += _pair_patches(fams)
     return out
+
+
+def _pair_patches(fams) -> list[tuple[object, str, object]]:
+    """The word-pair patterns that go with swapped risk families (pairs test only the branches across a space)."""
+    from aac.classifiers import risk
+    from aac.classifiers.spanning import spanning_families
+
+    pair_fams, pair_any = spanning_families(fams)
+    return [(risk, "_PAIR_FAMILIES", pair_fams), (risk, "_PAIR_ANY", pair_any)]
 
 
 def _with_sentence_embeddings(matrices, scale: float):

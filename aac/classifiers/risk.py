@@ -7,8 +7,9 @@ Constraint. These few families (many multilingual), their crosses with deontic f
 cues, and counter-cues for code-quality topics feed the separate constraint stage of the ``trained`` model.
 Word lists generalise where hashed words overfit (grouped cross-validation, see ``bench/classify_ablation.py``).
 
-Speed: the text families are tested per word and word pair and memoised (as in :mod:`features`), heading
-families per section path, so the default classifier stays above 10,000 items/s.
+Speed: the text families are tested per word and word pair and memoised (as in :mod:`features`; a pair only against
+the branches that can match across its space, :mod:`aac.classifiers.spanning`), heading families per section path,
+so the default classifier stays above 10,000 items/s.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import re
 from typing import Sequence
 
 from aac.classifiers.base import ItemInput
+from aac.classifiers.spanning import spanning_families
 
 # Family name -> alternation (lower-case text). Order matters only where words overlap: earlier wins.
 _TEXT_FAMILIES: tuple[tuple[str, str], ...] = (
@@ -117,6 +119,9 @@ def compile_families(domain: bool = True, multilingual: bool = True) -> tuple[tu
 
 
 _FAMILIES, _ANY = compile_families()
+# A word pair adds to its two words' families only through a match across its space: it is tested against those
+# branches alone (aac.classifiers.spanning). Recompute both when swapping _FAMILIES (bench/classify_ablation.py).
+_PAIR_FAMILIES, _PAIR_ANY = spanning_families(_FAMILIES)
 _WHOLE_TEXT = tuple((name, re.compile(p)) for name, p in _TEXT_FAMILIES if name in ("howto", "past"))
 # Substrings without one of which a whole-text family cannot match (the patterns are case-sensitive over the
 # lower-cased text, so the test is exact); it skips most searches. "howto"'s first branch is anchored at the start
@@ -130,6 +135,7 @@ _MARKS = (("--force", "vcs"), ("--hard", "destroy"), ("rm -rf", "destroy"), ("rm
           ("ask the user", "gate"), ("unless the user", "gate"), ("not to be", "prohibit"))
 CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")  # Hangul too: its stems carry endings
 _TOKEN_CACHE: dict[str, tuple[str, ...]] = {}
+_PAIR_CACHE: dict[str, tuple[str, ...]] = {}
 SHOUT = re.compile(r"\b(?:IMPORTANT|CRITICAL|WARNING|NEVER|MUST|DO NOT|DON'T|ALWAYS|STOP|MANDATORY|REQUIRED|NOT|NO)\b"
                    r"|[⚠🔴🚨‼❗]")
 WORDS = re.compile(r"\w+")
@@ -164,12 +170,22 @@ _SECTION_CACHE: dict[tuple[str, ...], tuple[str, ...]] = {}
 
 
 def token_families(token: str) -> tuple[str, ...]:
-    """Families of one lower-case word or word pair, memoised (vocabularies are Zipfian: the cache stays small)."""
+    """Families of one lower-case word (pairs: :func:`pair_families`), memoised (vocabularies are Zipfian: the cache stays small)."""
     hit = _TOKEN_CACHE.get(token)
     if hit is None:
         hit = tuple(name for name, p in _FAMILIES if p.search(token)) if _ANY.search(token) else ()
         if len(_TOKEN_CACHE) < 500_000:
             _TOKEN_CACHE[token] = hit
+    return hit
+
+
+def pair_families(pair: str) -> tuple[str, ...]:
+    """The families a word pair "prev w" adds to those of its two words (:data:`_PAIR_FAMILIES`), memoised."""
+    hit = _PAIR_CACHE.get(pair)
+    if hit is None:
+        hit = tuple(name for name, p in _PAIR_FAMILIES if p.search(pair)) if _PAIR_ANY.search(pair) else ()
+        if len(_PAIR_CACHE) < 500_000:
+            _PAIR_CACHE[pair] = hit
     return hit
 
 
@@ -183,6 +199,7 @@ def text_families(text: str, words: Sequence[str] | None = None) -> set[str]:
         words = WORDS.findall(low)
     fired: set[str] = set()
     get = _TOKEN_CACHE.get
+    pget = _PAIR_CACHE.get
     prev = None
     for w in words:
         if w.isdigit():  # numbers name no family; skipping them keeps unique tokens out of the cache
@@ -195,9 +212,9 @@ def text_families(text: str, words: Sequence[str] | None = None) -> set[str]:
             fired.update(c)
         if prev is not None:
             pair = prev + " " + w
-            c = get(pair)
+            c = pget(pair)
             if c is None:
-                c = token_families(pair)
+                c = pair_families(pair)
             if c:
                 fired.update(c)
         prev = w
@@ -252,6 +269,7 @@ def clear_cache() -> None:
     _GOVERNING_CACHE.clear()
     _SECTION_CACHE.clear()
     _TOKEN_CACHE.clear()
+    _PAIR_CACHE.clear()
 
 
 def _length_bucket(n: int) -> str:
