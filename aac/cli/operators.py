@@ -187,14 +187,28 @@ def eval_operators(
     json_out: Path = typer.Option(None, "--json", help="Write every table and figure as JSON here."),
     limit: int = typer.Option(0, "--limit", min=0, help="Use only the first N configurations (0 = all)."),
     classifier: str = typer.Option("default", "--classifier", help="Classifier registry name."),
+    gold: Path = typer.Option(None, "--gold", help="Gold JSONL (repo, path, text, label) labelling items of these "
+                              "files: adds constraint recall against its adjudicated constraints (default with the "
+                              "default configurations: <repo>/../shared/data/gold_dev.jsonl when present)."),
 ) -> None:
     """Tables 5–8 and Figures 2–3 of the paper, recomputed on real configurations."""
-    from aac.operators.evaluate import default_configs_path, format_tables, run
+    from aac.operators.evaluate import default_configs_path, default_gold_path, format_tables, run
 
     path = configs or default_configs_path()
     if not path.is_file():
         raise typer.BadParameter(f"no configurations file at {path}; pass --configs FILE.jsonl")
-    rep = run(path, policies, classifier, limit or None)
+    if gold is not None and not gold.is_file():
+        raise typer.BadParameter(f"no gold file at {gold}")
+    if gold is None and configs is None and default_gold_path().is_file():
+        gold = default_gold_path()
+    if gold is not None:
+        from aac.operators.gold_recall import load_gold_constraints
+
+        try:  # a malformed gold record is named by its line before the long run starts
+            load_gold_constraints(gold)
+        except ValueError as exc:
+            raise typer.BadParameter(str(exc)) from None
+    rep = run(path, policies, classifier, limit or None, gold)
     typer.echo(format_tables(rep))
     if json_out:
         json_out.parent.mkdir(parents=True, exist_ok=True)

@@ -46,6 +46,11 @@ def default_configs_path() -> Path:
     return Path(__file__).resolve().parents[2].parent / "shared" / "data" / "agent_configs_sample.jsonl"
 
 
+def default_gold_path() -> Path:
+    """<repo>/../shared/data/gold_dev.jsonl: adjudicated labels of items of the dev sample's files."""
+    return Path(__file__).resolve().parents[2].parent / "shared" / "data" / "gold_dev.jsonl"
+
+
 def default_policies_dir() -> Path:
     return Path(__file__).resolve().parents[2].parent / "shared" / "data" / "policies"
 
@@ -254,13 +259,21 @@ def _dist(v: list[float]) -> dict:
             "max": float(max(v))}
 
 
-def run(configs_path: Path, policies: Path | None = None, classifier="default", limit: int | None = None) -> dict:
+def run(configs_path: Path, policies: Path | None = None, classifier="default", limit: int | None = None,
+        gold: Path | None = None) -> dict:
+    """Every table; with ``gold`` (a gold JSONL file labelling items of these configurations) also constraint
+    recall against its adjudicated constraints (:mod:`aac.operators.gold_recall`)."""
     configs = load_configs(configs_path, classifier, limit)
     comp = compaction_tables(configs)
-    return {"n_configs": len(configs), "compaction": {str(k): v for k, v in comp.items()},
-            "rounds": rounds_curve(configs), "locality": locality_table(configs),
-            "retrieval": retrieval_table(configs, policies or default_policies_dir(), classifier=classifier),
-            "paper": PAPER}
+    rep = {"n_configs": len(configs), "compaction": {str(k): v for k, v in comp.items()},
+           "rounds": rounds_curve(configs), "locality": locality_table(configs),
+           "retrieval": retrieval_table(configs, policies or default_policies_dir(), classifier=classifier),
+           "paper": PAPER}
+    if gold is not None:
+        from aac.operators.gold_recall import gold_constraint_table, load_gold_constraints
+
+        rep["gold_c"] = {"file": Path(gold).name, **gold_constraint_table(configs, load_gold_constraints(gold))}
+    return rep
 
 
 def _f(x, spec=".2f") -> str:
@@ -290,6 +303,13 @@ def format_tables(rep: dict) -> str:
                      f"{_f(v['ms'], '.2f'):>8}{row['feasible']:>6}/{row['feasible'] + row['unsafe']:<3}"
                      f"{(PAPER['t6_typecompact_c'] if s == 'TypeCompact' else '—'):>9}")
     L.append("")
+    if "gold_c" in rep:
+        from aac.operators.gold_recall import format_gold_table
+
+        L.append(f"Constraint recall against the adjudicated constraints of {rep['gold_c']['file']} (not the "
+                 "classifier's own C)")
+        L.extend(format_gold_table(rep["gold_c"]))
+        L.append("")
     rd = rep["rounds"]
     L.append(f"Figure 3. Constraint recall over {ROUNDS} rounds, each at {int(rd['ratio'] * 100)}% of the previous size")
     L.append(f"{'strategy':<14}" + "".join(f"{'r' + str(i + 1):>7}" for i in range(ROUNDS)))

@@ -110,19 +110,32 @@ def test_compact_start_up_does_not_import_heavy_dependencies(tmp_path):
 
 
 @pytest.mark.slow
-def test_eval_operators_on_real_sample_shows_the_headline_claims(sample_path, tmp_path):
-    from aac.operators.evaluate import run
+def test_eval_operators_on_real_sample_shows_the_headline_claims(sample_path, gold_path, tmp_path):
+    from aac.operators.evaluate import format_tables, run
 
-    rep = run(sample_path, limit=12)
+    rep = run(sample_path, limit=12, gold=gold_path)
     kept = [row["strategies"]["TypeCompact"]["C"] for row in rep["compaction"].values() if row["feasible"]]
     # None: at that budget only files without a constraint were feasible (nothing to keep)
     assert all(c in (1.0, None) for c in kept) and kept.count(1.0) >= 4
     assert rep["locality"]["TypeDecompose"]["violations"] == 0
     assert rep["retrieval"]["systems"]["TypeRetrieve (BM25)"]["recall@50"] == 1.0
+    assert rep["gold_c"]["n_gold_in_configs"] >= 1  # the real constraints of these files, not the classifier's C
+    assert "Constraint recall against the adjudicated constraints of gold_dev.jsonl" in format_tables(rep)
     needs_extra("matplotlib")
     from aac.operators.plots import draw
 
     assert all(p.stat().st_size > 10_000 for p in draw(rep, tmp_path / "plots"))
+
+
+@pytest.mark.slow
+def test_real_gold_constraints_reach_the_hard_lane_and_survive_compaction(sample_path, gold_path):
+    from aac.operators.evaluate import load_configs
+    from aac.operators.gold_recall import gold_constraint_table, load_gold_constraints
+
+    g = gold_constraint_table(load_configs(sample_path, limit=40), load_gold_constraints(gold_path))
+    assert g["matched"] >= 3 and g["in_hard_lane"] == g["matched"]
+    assert all(row["kept"] == row["in_feasible"] for row in g["budgets"].values())
+    assert sum(row["in_feasible"] for row in g["budgets"].values()) >= 1
 
 
 def test_retrieve_over_a_corpus_items_table_keeps_each_artifacts_global_rules_to_itself(corpus):
