@@ -40,18 +40,21 @@ def test_gold_constraints_are_matched_by_text_within_their_file(tmp_path):
         {"repo": "o/r", "path": "AGENTS.md", "text": "Never force-push to main:  it rewrites\nthe history everyone "
                                                      "else has pulled.", "label": "C"},
         {"repo": "o/r", "path": "AGENTS.md", "text": "A rule the segmenter split otherwise.", "label": "C"},
+        {"repo": "o/r", "path": "AGENTS.md", "text": "it rewrites the history", "label": "C"},  # a wrapped line's part
         {"repo": "o/r", "path": "AGENTS.md", "text": PADDING[0], "label": "B"},
         {"repo": "o/other", "path": "AGENTS.md", "text": RULE, "label": "C"},  # another file: not these configs
     ]))
-    assert gold["o/r/AGENTS.md"] == {RULE, "A rule the segmenter split otherwise."}  # whitespace-normalised, C only
+    assert gold["o/r/AGENTS.md"] == {RULE, "A rule the segmenter split otherwise.", "it rewrites the history"}
     g = gold_constraint_table([_config("o/r/AGENTS.md"), _config("o/unlabelled/CLAUDE.md")], gold, budgets=(0.9, 0.05))
-    assert (g["n_gold_in_configs"], g["matched"], g["in_hard_lane"]) == (2, 1, 1)  # the unmatched one is counted
+    # whitespace-normalised, C only; the fragment stands for the item that holds it; the unmatched one is counted
+    assert (g["n_gold_in_configs"], g["matched"], g["matched_inside"], g["in_hard_lane"]) == (3, 2, 1, 2)
     assert g["n_items"] == 14 and g["hard_lane_items"] == 2
     roomy, tight = g["budgets"]["0.9"], g["budgets"]["0.05"]
-    assert roomy == {"feasible": 2, "kept": 1, "in_feasible": 1, "in_unsafe": 0}
-    assert tight == {"feasible": 0, "kept": 0, "in_feasible": 0, "in_unsafe": 1}  # escalated, counted apart
+    assert roomy == {"feasible": 2, "kept": 2, "in_feasible": 2, "in_unsafe": 0}
+    assert tight == {"feasible": 0, "kept": 0, "in_feasible": 0, "in_unsafe": 2}  # escalated, counted apart
     text = "\n".join(format_gold_table(g))
-    assert "1 of 2 gold C of these files matched" in text and "1/1" in text and "(1.00)" in text
+    assert "2 of 3 gold C of these files matched to items (1 inside a longer item)" in text
+    assert "2/2" in text and "(1.00)" in text
 
 
 def test_a_malformed_gold_record_names_its_line(tmp_path):
