@@ -85,7 +85,10 @@ def main() -> int:
     project.mkdir()
     copy_project(project)
     env = dict(os.environ, PREFECT_HOME=str(work / "prefect-home"), PREFECT_SERVER_API_PORT=str(port),
-               DO_NOT_TRACK="1", PREFECT_SERVER_ANALYTICS_ENABLED="false")
+               DO_NOT_TRACK="1", PREFECT_SERVER_ANALYTICS_ENABLED="false",
+               # the harness's server schedules nothing: on Mondays at 03:00 UTC refresh-corpus's cron would add a
+               # real (network) refresh to what the README's worker runs
+               PREFECT_SERVER_SERVICES_SCHEDULER_ENABLED="false")
     env.pop("PREFECT_API_URL", None)
     background: list[subprocess.Popen] = []
     try:

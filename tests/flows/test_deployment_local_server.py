@@ -36,7 +36,10 @@ def prefect_server(tmp_path_factory):
     port = _free_port()
     env = dict(os.environ, PREFECT_HOME=str(home), DO_NOT_TRACK="1", PREFECT_SERVER_ANALYTICS_ENABLED="false",
                PREFECT_API_URL=f"http://127.0.0.1:{port}/api", PREFECT_SERVER_API_HOST="127.0.0.1",
-               PREFECT_UI_ENABLED="false", PREFECT_LOGGING_LEVEL="WARNING")
+               PREFECT_UI_ENABLED="false", PREFECT_LOGGING_LEVEL="WARNING",
+               # no scheduler: refresh-corpus's weekly cron (Mondays 03:00 UTC) would otherwise put a due run in the
+               # pool at that hour, holding the deployment's one concurrency slot while the test's run waits
+               PREFECT_SERVER_SERVICES_SCHEDULER_ENABLED="false")
     log = open(home / "server.log", "w")
     proc = subprocess.Popen([sys.executable, "-m", "prefect", "server", "start", "--host", "127.0.0.1", "--port", str(port)],
                             env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
