@@ -3,30 +3,13 @@ view in gold_dev.jsonl format, which ``aac classify train --gold`` and ``aac eva
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
+from aac.core.jsonl import read_objects
 from aac.core.labels import parse_type
 from aac.core.schema import TYPES
 
 from aac.core.gold_view import ADJUDICATOR  # noqa: F401  (re-exported)
-
-
-def _rows(path: str | Path) -> list[dict]:
-    """JSON objects, one a line (blank lines skipped); a bad line is named by file and line number."""
-    out = []
-    with open(path, encoding="utf-8") as f:
-        for n, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise ValueError(f"{path}:{n}: not JSON ({exc.msg})") from None
-            if not isinstance(row, dict):
-                raise ValueError(f"{path}:{n}: expected a JSON object")
-            out.append(row)
-    return out
 
 
 def _check(label, where: str) -> str:
@@ -57,7 +40,7 @@ def _place(row: dict) -> dict:
 def import_gold_jsonl(path: str | Path) -> list[dict]:
     """gold_dev.jsonl -> rows for annotators A, B (when present) and the adjudicated label."""
     out = []
-    for n, r in enumerate(_rows(path), 1):
+    for n, r in enumerate(read_objects(path), 1):
         where = f"{path}:{n}"
         base = {"item_id": _id(r, where), "meta": bool(r.get("meta")), "round": 1, **_place(r)}
         for who, key in (("A", "label_a"), ("B", "label_b")):
@@ -72,9 +55,9 @@ def import_label_file(path: str | Path, annotator: str, items_path: str | Path |
     """A per-annotator label file (id, label, meta) joined to its items file (id, text, section, ...); ``round_``
     keeps a second look by the same annotator apart from the first. A label line may carry its item's text itself;
     rows left without text are for the caller to fill (:func:`aac.annotation.store.fill_text`) or refuse."""
-    items = {str(r.get("id")): r for r in _rows(items_path)} if items_path else {}
+    items = {str(r.get("id")): r for r in read_objects(items_path)} if items_path else {}
     out = []
-    for n, r in enumerate(_rows(path), 1):
+    for n, r in enumerate(read_objects(path), 1):
         item_id = _id(r, f"{path}:{n}")
         place = _place(items.get(item_id) or r)
         out.append({"item_id": item_id, "annotator": annotator, "label": _check(r.get("label"), f"{path}:{n}"),

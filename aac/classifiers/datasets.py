@@ -15,6 +15,7 @@ from pathlib import Path
 from aac.classifiers.base import ItemInput
 from aac.core.gold_view import gold_rows
 from aac.core.ids import annotated_item_id
+from aac.core.jsonl import read_objects
 from aac.core.labels import parse_type
 from aac.core.labels import TYPES
 
@@ -27,19 +28,6 @@ class Labelled:
     form: str | None = None
     source: str = ""
     extra: dict = field(default_factory=dict, compare=False, hash=False)
-
-
-def _read_jsonl(path: str | Path) -> list[dict]:
-    rows = []
-    with open(path, encoding="utf-8") as f:
-        for n, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            try:
-                rows.append(json.loads(line))
-            except json.JSONDecodeError as exc:
-                raise ValueError(f"{path}:{n}: not JSON ({exc.msg})") from None
-    return rows
 
 
 def _label(row: dict, where: str) -> str:
@@ -89,7 +77,7 @@ def load_gold(path: str | Path, holdout: frozenset[str] | None = None) -> list[L
     label_a / label_b (the two annotators), and for gold_train ``sample`` (how the item was drawn, see
     :func:`prevalence_weights`). Items of a repository in ``holdout`` (sha256 of lower-case owner/name) are left
     out: the hidden evaluation sets must never be trained or tuned on."""
-    rows = _read_jsonl(path)
+    rows = read_objects(path)
     return [Labelled(item_from_row(_with_text(r, f"{path}:{i + 1}")), _label(r, f"{path}:{i + 1}"),
                      group=str(r.get("repo", "")),
                      source="gold", extra={"id": r.get("id"), "label_a": r.get("label_a"), "label_b": r.get("label_b"),
@@ -150,7 +138,7 @@ def attach_lead_ins(data: list[Labelled], config_paths: list[Path]) -> list[Labe
     for p in config_paths:
         if not Path(p).exists():
             continue
-        for r in _read_jsonl(p):
+        for r in read_objects(p):
             key = (r.get("repo"), r.get("path"))
             if key not in wanted:
                 continue
@@ -221,7 +209,7 @@ def load_phrasing(path: str | Path) -> list[Labelled]:
     return [Labelled(item_from_row(_with_text(r, f"{path}:{i + 1}")), _label(r, f"{path}:{i + 1}"),
                      group=str(r.get("rule_id") or r.get("id")),
                      form=r.get("form"), source="phrasing", extra={"id": r.get("id")})
-            for i, r in enumerate(_read_jsonl(path))]
+            for i, r in enumerate(read_objects(path))]
 
 
 
@@ -263,10 +251,10 @@ def load_annotated(labels_path: str | Path, sample_path: str | Path,
     """
     from aac.core.segment import segment
 
-    rows = _read_jsonl(labels_path)
+    rows = read_objects(labels_path)
     wanted = {(r.get("repo"), r.get("path")) for r in rows}
     found: dict[tuple, dict[str, ItemInput]] = {}
-    for r in _read_jsonl(sample_path):
+    for r in read_objects(sample_path):
         key = (r.get("repo"), r.get("path"))
         if key in wanted:
             from aac.classifiers.context import with_lead_ins
@@ -296,7 +284,7 @@ def load_annotated(labels_path: str | Path, sample_path: str | Path,
 
 def load_any(path: str | Path) -> list[Labelled]:
     """Phrasing files are recognised by their ``form`` field; anything else is read as gold format."""
-    rows = _read_jsonl(path)
+    rows = read_objects(path)
     if rows and "form" in rows[0]:
         return load_phrasing(path)
     return load_gold(path)

@@ -169,24 +169,25 @@ FORCE = ("prohibit", "must", "shout", "stop")
 _SECTION_CACHE: dict[tuple[str, ...], tuple[str, ...]] = {}
 
 
-def token_families(token: str) -> tuple[str, ...]:
-    """Families of one lower-case word (pairs: :func:`pair_families`), memoised (vocabularies are Zipfian: the cache stays small)."""
-    hit = _TOKEN_CACHE.get(token)
+def _memoised(token: str, cache: dict, families, prefilter) -> tuple[str, ...]:
+    """The ``families`` that match ``token`` (``prefilter`` rules most tokens out in one search), memoised in
+    ``cache`` (vocabularies are Zipfian: it stays small; it stops growing at 500,000 entries)."""
+    hit = cache.get(token)
     if hit is None:
-        hit = tuple(name for name, p in _FAMILIES if p.search(token)) if _ANY.search(token) else ()
-        if len(_TOKEN_CACHE) < 500_000:
-            _TOKEN_CACHE[token] = hit
+        hit = tuple(name for name, p in families if p.search(token)) if prefilter.search(token) else ()
+        if len(cache) < 500_000:
+            cache[token] = hit
     return hit
+
+
+def token_families(token: str) -> tuple[str, ...]:
+    """Families of one lower-case word (pairs: :func:`pair_families`)."""
+    return _memoised(token, _TOKEN_CACHE, _FAMILIES, _ANY)
 
 
 def pair_families(pair: str) -> tuple[str, ...]:
-    """The families a word pair "prev w" adds to those of its two words (:data:`_PAIR_FAMILIES`), memoised."""
-    hit = _PAIR_CACHE.get(pair)
-    if hit is None:
-        hit = tuple(name for name, p in _PAIR_FAMILIES if p.search(pair)) if _PAIR_ANY.search(pair) else ()
-        if len(_PAIR_CACHE) < 500_000:
-            _PAIR_CACHE[pair] = hit
-    return hit
+    """The families a word pair "prev w" adds to those of its two words (:data:`_PAIR_FAMILIES`)."""
+    return _memoised(pair, _PAIR_CACHE, _PAIR_FAMILIES, _PAIR_ANY)
 
 
 def text_families(text: str, words: Sequence[str] | None = None) -> set[str]:

@@ -53,7 +53,7 @@ def register(app: typer.Typer) -> None:
                prefer_share: float = typer.Option(0.6, "--prefer-share", min=0.0, max=1.0,
                                                   help="share of the items drawn from the preferred ones")) -> None:
         """Stratified sample (star band x language) of repositories, then items; written for Label Studio."""
-        from aac.annotation.formats import _rows
+        from aac.core.jsonl import read_objects
         from aac.annotation.labelstudio import export_tasks
         from aac.annotation.sample import PREFER, labelled_keys, read_holdout, repo_digest, sample_items
         from aac.core.store import Corpus
@@ -67,7 +67,7 @@ def register(app: typer.Typer) -> None:
             console.print(f"--prefer takes {' or '.join(PREFER)}, got {unknown[0]!r}", style="red")
             raise typer.Exit(2)
         try:
-            done = labelled_keys(r for path in exclude for r in _rows(path))
+            done = labelled_keys(r for path in exclude for r in read_objects(path))
             hidden = read_holdout(holdout) if holdout else set()
         except (OSError, ValueError) as exc:
             console.print(f"{exc}", style="red")
@@ -189,9 +189,10 @@ def register(app: typer.Typer) -> None:
         from aac.core.schema import TYPES
 
         if a and b:
-            from aac.annotation.formats import _check, _id, _rows
+            from aac.annotation.formats import _check, _id
+            from aac.core.jsonl import read_objects
 
-            la, lb = ({_id(r, f"{f}:{n}"): _check(r.get("label"), f"{f}:{n}") for n, r in enumerate(_rows(f), 1)}
+            la, lb = ({_id(r, f"{f}:{n}"): _check(r.get("label"), f"{f}:{n}") for n, r in enumerate(read_objects(f), 1)}
                       for f in (a, b))
             ids = sorted(set(la) & set(lb))
             pairs = {(a.name, b.name): ([la[i] for i in ids], [lb[i] for i in ids])}

@@ -10,10 +10,10 @@ retrieve: their gold constraints are counted apart.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Iterable, Sequence
 
+from aac.core.jsonl import numbered_objects
 from aac.operators.compact import THETA_C, hard_lane_of, type_compact
 from aac.operators.verify import norm_ws
 
@@ -23,17 +23,13 @@ BUDGETS = (0.5, 0.25, 0.1)
 def load_gold_constraints(path: str | Path) -> dict[str, set[str]]:
     """``repo/path`` -> whitespace-normalised texts of the items a gold JSONL file labels C (``label`` field)."""
     gold: dict[str, set[str]] = {}
-    with open(path, encoding="utf-8") as f:
-        for n, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            try:
-                r = json.loads(line)
-                key, label, text = f"{r['repo']}/{r['path']}", r["label"], r["text"]
-            except (ValueError, KeyError, TypeError) as exc:
-                raise ValueError(f"{path}:{n}: not a gold record with repo, path, text and label ({exc})") from None
-            if label == "C":
-                gold.setdefault(key, set()).add(norm_ws(text))
+    for n, r in numbered_objects(path):
+        try:
+            key, label, text = f"{r['repo']}/{r['path']}", r["label"], r["text"]
+        except KeyError as exc:
+            raise ValueError(f"{path}:{n}: not a gold record with repo, path, text and label (no {exc})") from None
+        if label == "C":
+            gold.setdefault(key, set()).add(norm_ws(text))
     return gold
 
 

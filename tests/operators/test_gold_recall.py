@@ -70,7 +70,7 @@ def test_eval_operators_rejects_a_bad_gold_file_before_it_runs(tmp_path, monkeyp
     configs.write_text(json.dumps({"repo": "o/r", "path": "AGENTS.md", "content": RULE}) + "\n", encoding="utf-8")
     bad = tmp_path / "gold.jsonl"
     bad.write_text("not json\n", encoding="utf-8")
-    for gold, message in ((bad, "gold.jsonl:1: not a gold record"), (tmp_path / "none.jsonl", "no gold file at")):
+    for gold, message in ((bad, "gold.jsonl:1: not JSON"), (tmp_path / "none.jsonl", "no gold file at")):
         monkeypatch.setattr(sys, "argv", ["aac", "eval", "operators", "--configs", str(configs), "--gold", str(gold)])
         with pytest.raises(SystemExit) as exit_info:
             cli.main()
