@@ -10,6 +10,11 @@ annotator labelled the item blind and the majority stands (the file keeps every 
 annotated_gold_checks.jsonl keeps the gold checks' labels (gold id, annotator, label, round; no text). Prints, per
 round, Cohen's kappa five-class and constraint-vs-rest against gold, per-type precision / recall and accuracy per
 batch; then the first and second annotators' agreement on the items both labelled, and how the ties were broken.
+The second round on the train files (aac/classifiers/data/annotated_train.jsonl): every other distinct item of
+agent_configs_train.jsonl labelled blind by two annotators (round 1 and round 2, eight each, whole repositories per
+annotator), 32 gold_train items a batch set slipped in blind (bench/data/annotated_train_gold_checks.jsonl); printed:
+each round against gold_train, the two rounds' agreement, and how the constraint lean (an item is C when either
+annotator labelled it C or hesitated towards C) moves constraint recall and precision on the blind checks.
 usage: python bench/annotator_agreement.py
 """
 
@@ -60,6 +65,49 @@ def between_annotators() -> None:
           f"(C {sum(r['votes'][0] == 'C' for r in both)} -> {sum(r['label'] == 'C' for r in both)})")
 
 
+def constraint_lean_on_checks(checks: list[dict], gold: dict[str, str]) -> None:
+    """C recall / precision on the blind gold checks of each round, of 'either round says C' and of the constraint
+    lean the round settles its items with (either round says C or hesitated towards C)."""
+    by_item: dict[str, list[dict]] = defaultdict(list)
+    for c in checks:
+        by_item[c["gold_id"]].append(c)
+    rules = {
+        "round 1": lambda cs: cs[0]["label"] == "C",
+        "round 2": lambda cs: cs[-1]["label"] == "C",
+        "either says C": lambda cs: any(c["label"] == "C" for c in cs),
+        "constraint lean": lambda cs: any(c["label"] == "C" or c.get("unsure") == "C" for c in cs),
+    }
+    both = {g: cs for g, cs in by_item.items() if len(cs) >= 2}
+    for name, says_c in rules.items():
+        tp = sum(says_c(cs) and gold[g] == "C" for g, cs in both.items())
+        fn = sum(not says_c(cs) and gold[g] == "C" for g, cs in both.items())
+        fp = sum(says_c(cs) and gold[g] != "C" for g, cs in both.items())
+        print(f"  {name:<16} C recall {tp / max(1, tp + fn):.2f} precision {tp / max(1, tp + fp):.2f} "
+              f"({len(both)} checks, {tp + fn} gold C)")
+
+
+def train_round(shared: Path) -> None:
+    """The second round on the train files: each round against gold_train's blind checks, then the two rounds."""
+    from aac.classifiers.datasets import packaged_train_annotations
+
+    path = Path(__file__).parent / "data" / "annotated_train_gold_checks.jsonl"
+    gold = {r["id"]: r["label"] for r in map(json.loads, open(shared / "gold_train.jsonl", encoding="utf-8"))}
+    checks = [json.loads(line) for line in open(path, encoding="utf-8")]
+    print("== second round on the train files")
+    for round_ in (1, 2):
+        against_gold([c for c in checks if c["round"] == round_], gold, f"train round {round_}")
+    constraint_lean_on_checks(checks, gold)
+    rows = [json.loads(line) for line in packaged_train_annotations().read_text(encoding="utf-8").splitlines()]
+    rep = agreement_report([r["votes"][0] for r in rows], [r["votes"][1] for r in rows])
+    settled: dict[str, int] = defaultdict(int)
+    for r in rows:
+        settled[r["provenance"]] += 1
+    print(f"round 1 vs round 2 on {rep['n']} items: observed {rep['observed']:.3f}, kappa five-class "
+          f"{rep['kappa_5']:.3f}, constraint-vs-rest {rep['kappa_c']:.3f}; settled: "
+          + ", ".join(f"{k} {v}" for k, v in sorted(settled.items()))
+          + f"; C {sum(r['label'] == 'C' for r in rows)} of {len(rows)}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     add_write_docs_flag(ap)
@@ -69,6 +117,8 @@ def main() -> None:
     for round_ in sorted({c.get("round", 1) for c in checks}):
         against_gold([c for c in checks if c.get("round", 1) == round_], gold, f"round {round_}")
     between_annotators()
+    if (shared_data() / "gold_train.jsonl").exists():
+        train_round(shared_data())
 
 
 if __name__ == "__main__":

@@ -225,6 +225,13 @@ def packaged_round1() -> Path:
     return Path(str(resources.files("aac.classifiers").joinpath("data/annotated_train_round1.jsonl")))
 
 
+def packaged_train_annotations() -> Path:
+    """The second annotation round on the train files (no text): every other distinct segmented item of
+    agent_configs_train.jsonl, labelled blind by two annotators and settled by a third vote or the constraint lean
+    (tests/annotation/test_train_round2.py; bench/annotator_agreement.py reports its agreement)."""
+    return Path(str(resources.files("aac.classifiers").joinpath("data/annotated_train.jsonl")))
+
+
 def vote_extra(votes: list[str]) -> dict:
     """An item's annotator votes as training sees them: the first two become ``label_a``/``label_b``, as for gold
     items, so a disputed item counts partly as C (``FitOptions.soft_c``); one vote or none adds nothing."""

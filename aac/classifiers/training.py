@@ -56,6 +56,9 @@ SHIPPED_WITH_ANNOTATED = True
 # adjudicated). Measured on the union's grouped folds (bench/classify_teacher_union.py's figures, 2026-12-06): C-F1
 # 0.45 -> 0.44, hard-lane share 0.47 -> 0.49, C-AP 0.45 either way: within noise and the wrong way, so not yet.
 SHIPPED_WITH_ROUND1 = False
+# Whether it also trains on the second round on the train files (every other distinct item of
+# agent_configs_train.jsonl, two blind annotators + a tie-break vote; annotated_train.jsonl; with the annotated sample).
+SHIPPED_WITH_TRAIN_ANNOTATED = True
 
 
 def _matrix(data: Sequence[Labelled], n_features: int, clusters=None):

@@ -28,13 +28,15 @@ TARGETS = {"hard_rec": 0.95, "hard_share": 0.20, "c_f1": 0.75, "macro_f1": 0.80,
 def shipped_data(with_annotated: bool = False, skipped: list[str] | None = None,
                  with_round1: bool | None = None) -> list[Labelled]:
     """The shipped model's training data: own examples + gold_dev + gold_train (holdout repositories out) +
-    phrasing_dev + the multilingual phrasing set (+ when asked, the annotated sample, and with ``with_round1`` the
-    Label Studio round-1 labels of agent_configs_train.jsonl; both joined to their text by segmenting the shared
+    phrasing_dev + the multilingual phrasing set (+ when asked, the annotated sample, the second annotation round on
+    agent_configs_train.jsonl when ``training.SHIPPED_WITH_TRAIN_ANNOTATED``, and with ``with_round1`` the
+    Label Studio round-1 labels of agent_configs_train.jsonl; all joined to their text by segmenting the shared
     files; None: ``training.SHIPPED_WITH_ROUND1``). A shared file that is absent is named in ``skipped`` (the rest
     still trains)."""
-    from aac.classifiers.training import SHIPPED_WITH_ROUND1
+    from aac.classifiers.training import SHIPPED_WITH_ROUND1, SHIPPED_WITH_TRAIN_ANNOTATED
     from aac.classifiers.datasets import (GOLD_FILES, load_annotated, load_multilingual_phrasing, load_phrasing,
-                                          load_union, own_examples, packaged_annotations, packaged_round1)
+                                          load_union, own_examples, packaged_annotations, packaged_round1,
+                                          packaged_train_annotations)
     from aac.classifiers.paths import shared_data
 
     base = shared_data()
@@ -51,6 +53,8 @@ def shipped_data(with_annotated: bool = False, skipped: list[str] | None = None,
     sets = [(packaged_annotations(), "agent_configs_sample.jsonl")]
     if SHIPPED_WITH_ROUND1 if with_round1 is None else with_round1:
         sets.append((packaged_round1(), "agent_configs_train.jsonl"))
+    if SHIPPED_WITH_TRAIN_ANNOTATED:
+        sets.append((packaged_train_annotations(), "agent_configs_train.jsonl"))
     if with_annotated:
         for labels, sample in sets:
             if (base / sample).exists():
