@@ -15,6 +15,9 @@ agent_configs_train.jsonl labelled blind by two annotators (round 1 and round 2,
 annotator), 32 gold_train items a batch set slipped in blind (bench/data/annotated_train_gold_checks.jsonl); printed:
 each round against gold_train, the two rounds' agreement, and how the constraint lean (an item is C when either
 annotator labelled it C or hesitated towards C) moves constraint recall and precision on the blind checks.
+The annotated sample's third pass (every item read again blind under the same guidance as the train round, with 32
+gold_train items an annotator slipped in as whole-file groups; bench/data/annotated_sample_pass3_gold_checks.jsonl)
+is reported against gold_train the same way.
 usage: python bench/annotator_agreement.py
 """
 
@@ -97,6 +100,10 @@ def train_round(shared: Path) -> None:
     for round_ in (1, 2):
         against_gold([c for c in checks if c["round"] == round_], gold, f"train round {round_}")
     constraint_lean_on_checks(checks, gold)
+    third = [json.loads(line) for line in open(path.parent / "annotated_sample_pass3_gold_checks.jsonl", encoding="utf-8")]
+    against_gold(third, gold, "annotated sample, third pass")
+    lean = sum(gold[c["gold_id"]] == "C" and (c["label"] == "C" or c.get("unsure") == "C") for c in third)
+    print(f"  with its hesitations towards C: C recall {lean / max(1, sum(gold[c['gold_id']] == 'C' for c in third)):.2f}")
     rows = [json.loads(line) for line in packaged_train_annotations().read_text(encoding="utf-8").splitlines()]
     rep = agreement_report([r["votes"][0] for r in rows], [r["votes"][1] for r in rows])
     settled: dict[str, int] = defaultdict(int)

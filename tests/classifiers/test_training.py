@@ -382,7 +382,9 @@ def test_packaged_annotations_store_labels_without_text():
 
     rows = [json.loads(line) for line in packaged_annotations().read_text(encoding="utf-8").splitlines()]
     assert len(rows) >= 5000
-    assert {k for r in rows for k in r} <= {"id", "repo", "path", "label", "meta", "annotator", "votes", "annotators"}
+    assert {k for r in rows for k in r} <= {"id", "repo", "path", "label", "meta", "annotator", "votes", "annotators",
+                                            "provenance", "settled_by", "unsure"}
+    assert not any(isinstance(v, str) and len(v) > 80 for r in rows for v in r.values())  # names and labels, no text
     assert {r["label"] for r in rows} == set(TYPES)
     assert len({r["id"] for r in rows}) == len(rows)
 
