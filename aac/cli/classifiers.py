@@ -129,6 +129,7 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
                 sources.append(f"{name} ({n} items; repositories in holdout_repos.sha256 left out)")
             sources.append(f"phrasing_dev.jsonl + data/phrasing_multilingual.jsonl ({len(phrasing)} items)")
             for labels, sample in (("annotated_sample.jsonl", "agent_configs_sample.jsonl"),
+                                   ("annotated_train.jsonl", "agent_configs_train.jsonl"),
                                    ("annotated_train_round1.jsonl", "agent_configs_train.jsonl")):
                 n = sum(d.extra.get("labels") == labels for d in notes)
                 if n:
