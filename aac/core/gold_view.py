@@ -11,6 +11,9 @@ annotator. The ``gold`` label of an item is, in this order:
   annotated sample).
 
 Every other item with two or more distinct labels waits in the adjudication queue.
+
+``LEAN_C_SQL`` lists the items the constraint lean would settle as C: annotators disagree, at least one voted C, and
+no adjudication exists yet (``aac annotate lean-c``).
 """
 
 ADJUDICATOR = "adjudicator"
@@ -66,6 +69,15 @@ WHERE n_labels > 1
   AND item_id NOT IN (SELECT item_id FROM adj)
   AND item_id NOT IN (SELECT item_id FROM settled)
 ORDER BY item_id
+"""
+
+LEAN_C_SQL = f"""
+WITH {_VOTES}
+SELECT v.item_id, v.item_id IN (SELECT item_id FROM settled) AS settled
+FROM votes v
+WHERE v.n_labels > 1 AND list_contains(v.votes, 'C')
+  AND v.item_id NOT IN (SELECT item_id FROM adj)
+ORDER BY v.item_id
 """
 
 
