@@ -90,7 +90,8 @@ def constraint_lean_on_checks(checks: list[dict], gold: dict[str, str]) -> None:
 
 
 def train_round(shared: Path) -> None:
-    """The second round on the train files: each round against gold_train's blind checks, then the two rounds."""
+    """The rounds checked against gold_train: the train files' two passes and the constraint lean on their blind
+    checks, the annotated sample's third pass, then the train files' two passes against each other."""
     from aac.classifiers.datasets import packaged_train_annotations
 
     path = Path(__file__).parent / "data" / "annotated_train_gold_checks.jsonl"

@@ -4,9 +4,10 @@
 Data: the package's own examples (every training fold, never scored), gold_dev + gold_train (holdout repositories
 left out; held out by whole repository), phrasing_dev + the multilingual phrasing set (held out by whole rule, in
 every language at once), optionally the annotated sample (`--annotated`: trains folds that do not hold out its
-repositories, never scored; `annotated_train` adds the second round on the train files). Prints, per recipe, the figures of `aac.classifiers.grouped_eval` at the type
-threshold (best weighted F1) and at the hard-lane threshold (>= 95 % of gold C), both chosen on these same
-out-of-fold scores (so the hard-lane recall reads 0.95 by construction; its share of items is the figure).
+repositories, never scored; `annotated_train` adds the second round on the train files). Prints, per recipe, the
+figures of `aac.classifiers.grouped_eval` at the type threshold (best weighted F1) and at the hard-lane threshold
+(>= 95 % of gold C), both chosen on these same out-of-fold scores (so the hard-lane recall reads 0.95 by
+construction; its share of items is the figure).
 usage: python bench/classify_grouped.py [--recipes base,annotated,annotated_train] [--seed 0]
 """
 

@@ -51,20 +51,33 @@ def adjudicate(corpus: Corpus, item_id: str, label: str, round_: int | None = No
 
     label = _check(label, item_id)
     quoted = "'" + item_id.replace("'", "''") + "'"
-    prior = corpus.sql("SELECT text, section_path, kind, repo, path, platform, line FROM annotations "
-                       f"WHERE item_id = {quoted} ORDER BY text IS NULL, round DESC, annotator LIMIT 1").to_pylist()
-    if not prior:
+    prior = _places(corpus, [item_id]).get(item_id)
+    if prior is None:
         raise KeyError(f"no annotations for item {item_id}")
     if round_ is None:
         latest = corpus.sql(f"SELECT max(round) AS r FROM annotations WHERE item_id = {quoted} "
                             f"AND annotator = '{ADJUDICATOR}'").to_pylist()[0]["r"]
         round_ = 1 if latest is None else int(latest) + 1
     save(corpus, [{"item_id": item_id, "annotator": ADJUDICATOR, "label": label, "round": round_, "meta": meta,
-                   **prior[0]}])
+                   **prior}])
     return round_
 
 
 PLACE = ("text", "section_path", "kind", "repo", "path", "platform", "line")
+
+
+def _places(corpus: Corpus, item_ids: Sequence[str]) -> dict[str, dict]:
+    """Text, section and place of each item from its annotation that has text, latest round first: what an
+    adjudicator's row carries, so ``gold`` keeps the item's text whoever settles it."""
+    con = corpus.connect()
+    try:
+        con.register("wanted", pa.table({"item_id": list(item_ids)}, schema=pa.schema([("item_id", pa.string())])))
+        rows = con.sql(f"SELECT item_id, {', '.join(PLACE)} FROM (SELECT *, row_number() OVER (PARTITION BY item_id "
+                       "ORDER BY text IS NULL, round DESC, annotator) AS rn FROM annotations "
+                       "WHERE item_id IN (SELECT item_id FROM wanted)) WHERE rn = 1").to_arrow_table().to_pylist()
+    finally:
+        con.close()
+    return {r.pop("item_id"): r for r in rows}
 
 
 def settle_constraint_lean(corpus: Corpus, queued_only: bool = False) -> list[str]:
@@ -79,15 +92,7 @@ def settle_constraint_lean(corpus: Corpus, queued_only: bool = False) -> list[st
     rows = [r["item_id"] for r in corpus.sql(LEAN_C_SQL).to_pylist() if not (queued_only and r["settled"])]
     if not rows:
         return []
-    con = corpus.connect()
-    try:
-        con.register("wanted", pa.table({"item_id": rows}))
-        place = {r["item_id"]: r for r in con.sql(
-            f"SELECT item_id, {', '.join(PLACE)} FROM (SELECT *, row_number() OVER (PARTITION BY item_id "
-            "ORDER BY text IS NULL, round DESC, annotator) AS rn FROM annotations "
-            "WHERE item_id IN (SELECT item_id FROM wanted)) WHERE rn = 1").to_arrow_table().to_pylist()}
-    finally:
-        con.close()
+    place = _places(corpus, rows)
     save(corpus, [{**place[i], "item_id": i, "annotator": ADJUDICATOR, "label": "C", "round": 1} for i in rows])
     return rows
 
