@@ -77,6 +77,7 @@ REGISTRY: dict[str, str] = {
     "encoder": "aac.classifiers.encoder:EncoderClassifier",
     "trained": "aac.classifiers.trained:TrainedClassifier",
     "cascade": "aac.classifiers.cascade:CascadeClassifier",
+    "teacher-cascade": "aac.classifiers.teacher_cascade:TeacherCascadeClassifier",  # needs weights: AAC_TEACHER
     "llm": "aac.classifiers.llm:LLMClassifier",
     "safetymargin": "aac.classifiers.llm:SafetyMarginClassifier",
 }

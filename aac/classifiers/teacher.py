@@ -68,6 +68,7 @@ class Teacher:
                  headings: int = 3):
         self.epochs, self.lr, self.batch, self.max_len, self.seed = epochs, lr, batch, max_len, seed
         self.headings = headings
+        self.cascade: dict | None = None  # the teacher-cascade's parameters, saved with the weights
 
     def _build(self) -> None:
         _require_torch()
@@ -122,7 +123,7 @@ class Teacher:
                 loss.backward()
                 opt.step()
                 sched.step()
-                total += float(loss) * len(idx)
+                total += float(loss.detach()) * len(idx)
                 if log and n % 50 == 0:
                     log(f"epoch {epoch + 1}: {n * self.batch} items, {time.perf_counter() - t0:.0f} s")
             if log:
@@ -131,22 +132,41 @@ class Teacher:
         return self
 
     def save(self, path: str | Path) -> Path:
+        """Weights, input settings and the cascade's parameters in one torch file (written whole, then renamed)."""
         import torch
 
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + ".tmp")
         torch.save({"enc": self.enc.state_dict(), "head": self.head.state_dict(), "version": VERSION,
-                    "max_len": self.max_len, "headings": self.headings}, path)
+                    "max_len": self.max_len, "headings": self.headings, "cascade": dict(self.cascade or {})}, tmp)
+        tmp.replace(path)
         return path
+
+    def digest(self) -> str:
+        """A digest of the head's weights and the input settings: tells two fitted teachers apart."""
+        import hashlib
+
+        h = hashlib.sha256(f"{VERSION}:{self.max_len}:{self.headings}".encode())
+        for t in self.head.state_dict().values():
+            h.update(t.detach().cpu().numpy().tobytes())
+        return h.hexdigest()[:16]
 
     def load(self, path: str | Path) -> "Teacher":
         import torch
 
         self._build()
-        state = torch.load(str(path), map_location="cpu")
+        try:
+            state = torch.load(str(path), map_location="cpu", weights_only=True)
+        except Exception as exc:  # a truncated or foreign file: say which file, not a pickle traceback
+            raise ValueError(f"cannot read teacher weights at {path}: {exc}") from None
+        if not isinstance(state, dict) or "enc" not in state or state.get("version") != VERSION:
+            raise ValueError(f"{path} is not a teacher of this version ({VERSION}): retrain it with "
+                             "`aac classify train-teacher`")
         self.enc.load_state_dict(state["enc"])
         self.head.load_state_dict(state["head"])
         self.max_len, self.headings = state.get("max_len", self.max_len), state.get("headings", self.headings)
+        self.cascade = dict(state.get("cascade") or {}) or None
         self.enc.eval()
         return self
 
@@ -183,6 +203,17 @@ class Teacher:
                 idx = order[k:k + batch]
                 out[idx] = torch.softmax(self._logits(self._encode(items, idx), train=False), -1).numpy()
         return out
+
+
+def file_digest(path: str | Path) -> str:
+    """SHA-256 prefix of a weights file (read in chunks): a retrained teacher changes the cascade's fingerprint."""
+    import hashlib
+
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()[:16]
 
 
 class FrozenTeacher:

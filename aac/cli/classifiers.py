@@ -142,6 +142,35 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
         console.print(card)
         console.print(f"wrote {path}; use it with AAC_CLASSIFIER_MODEL={out}")
 
+    @classify_app.command("train-teacher")
+    def train_teacher(
+        out: Path = typer.Option(Path("models/teacher.pt"), "--out", help="Where to write the teacher's weights "
+                                 "(about 90 MB; keep them out of git)."),
+        epochs: int = typer.Option(1, "--epochs", min=1, help="Passes over the training items (about 20 min each "
+                                   "on 2 cores)."),
+        max_len: int = typer.Option(64, "--max-len", min=16, help="Tokens of (headings + lead-in, text) read."),
+        seed: int = typer.Option(0, "--seed"),
+    ) -> None:
+        """Fine-tune the MiniLM teacher of the `teacher-cascade` classifier on the shipped recipe's data (needs the
+        minilm extra and the shared data); use it with AAC_TEACHER=PATH aac classify --classifier teacher-cascade."""
+        import time
+
+        from aac.classifiers.teacher_cascade import TEACHER_ENV, CascadeParams, train_union_teacher
+
+        skipped: list[str] = []
+        t0 = time.perf_counter()
+        try:
+            path, n = train_union_teacher(out, epochs=epochs, max_len=max_len, seed=seed, skipped=skipped,
+                                          log=lambda m: console.print(m))
+        except (RuntimeError, FileNotFoundError) as exc:  # the minilm extra or the shared data is missing
+            console.print(f"{exc}", style="red")
+            raise typer.Exit(2)
+        for what in skipped:
+            console.print(f"skipped {what}", style="yellow")
+        console.print(f"trained on {n} items in {time.perf_counter() - t0:.0f} s; cascade parameters "
+                      f"{CascadeParams()}; wrote {path}; use it with {TEACHER_ENV}={path} "
+                      "aac classify --classifier teacher-cascade")
+
     @eval_app.command("classifiers")
     def eval_classifiers(
         gold: Optional[Path] = typer.Option(None, "--gold", help=f"gold_dev-format JSONL; {SHARED_HINT}"),

@@ -25,8 +25,8 @@ class ClassifyOptions:
     """What a classify run may be told; the CLI options and the flow parameters are these fields."""
 
     corpus: Path | None = option(None, "Retype the corpus items table instead.", "--corpus", envvar="AAC_CORPUS")
-    classifier: str = option("default", "regex | encoder | trained | cascade | llm | safetymargin | default",
-                             "--classifier", "-c")
+    classifier: str = option("default", "regex | encoder | trained | cascade | teacher-cascade (AAC_TEACHER) | llm | "
+                             "safetymargin | default", "--classifier", "-c")
     runner: str = option("local", "Corpus mode: local | prefect | dask.", "--runner")
     address: str | None = option(None, "Dask scheduler (tcp://host:port); default a LocalCluster.", "--address")
     llm_base_url: str | None = option(None, "OpenAI-compatible endpoint (key from AAC_LLM_API_KEY / OPENAI_API_KEY).",
