@@ -6,7 +6,8 @@ into the constraint risk lengthens the hard lane), but mixed into the probabilit
 rules better (model card, "The teacher for the type label"). So the hard lane stays exactly the fast model's decision
 (every consumer's safety promise is unchanged), and only the label moves: for an item whose fast top-two gap (on the
 rescaled probabilities) is below ``band_gap``, the label is decided on ``(1 - mix) x fast + mix x teacher`` with its
-own C threshold, chosen by the same grouped CV. An item typed C joins the hard lane, as with every classifier.
+own C threshold, chosen by the same grouped CV (so are the band's width and ``c_window``, which adds the items near
+the fast C decision). An item typed C joins the hard lane, as with every classifier.
 
 The teacher's weights (90 MB) never go in git: ``aac classify train-teacher --out PATH`` writes them, with the
 cascade's parameters, and ``AAC_TEACHER=PATH`` (or ``TeacherCascadeClassifier(teacher=PATH)``) points here. Needs the
@@ -37,17 +38,20 @@ class CascadeParams:
 
     mix: float = 0.3  # the teacher's share of the mixed probabilities
     type_threshold: float = 0.63  # the C threshold on the mixed constraint risk (best weighted F1 out of fold)
-    band_gap: float = 0.4  # the teacher sees an item when the fast top-two gap is below this (1.0: every item)
+    band_gap: float = 0.4  # the teacher sees an item when the fast top-two gap is below this (> 1: every item)
+    c_window: float = 0.0  # ... or when its rescaled P(C) is within this of the C decision (0.5)
 
     def __post_init__(self):
-        if not 0.0 <= self.mix <= 1.0 or not 0.0 < self.type_threshold < 1.0 or self.band_gap < 0.0:
+        if (not 0.0 <= self.mix <= 1.0 or not 0.0 < self.type_threshold < 1.0 or self.band_gap < 0.0
+                or self.c_window < 0.0):
             raise ValueError(f"cascade parameters out of range: {self}")
 
 
-def uncertain_band(q_fast: np.ndarray, band_gap: float) -> np.ndarray:
-    """Items whose two most probable types (rescaled, C at 0.5 = its decision) are closer than ``band_gap``."""
+def uncertain_band(q_fast: np.ndarray, band_gap: float, c_window: float = 0.0) -> np.ndarray:
+    """Items whose two most probable types (rescaled, C at 0.5 = its decision) are closer than ``band_gap``, or whose
+    rescaled P(C) is within ``c_window`` of that decision: where the fast label may be wrong."""
     top2 = np.sort(q_fast, axis=1)[:, -2:]
-    return (top2[:, 1] - top2[:, 0]) < band_gap
+    return ((top2[:, 1] - top2[:, 0]) < band_gap) | (np.abs(q_fast[:, C_INDEX] - 0.5) < c_window)
 
 
 def refine(p_fast: np.ndarray, authority: Sequence[str], c_threshold: float, hard: np.ndarray,
@@ -56,7 +60,7 @@ def refine(p_fast: np.ndarray, authority: Sequence[str], c_threshold: float, har
     teacher's P(type) of those rows only, so the slow model runs on the band alone. The hard lane is the fast
     model's (``hard``) plus every item typed C."""
     q = risk_adjust(p_fast, authority, c_threshold)
-    band = uncertain_band(q, params.band_gap)
+    band = uncertain_band(q, params.band_gap, params.c_window)
     rows = np.flatnonzero(band)
     if len(rows):
         mixed = (1.0 - params.mix) * p_fast[rows] + params.mix * np.asarray(teacher_proba(rows), dtype=p_fast.dtype)

@@ -39,6 +39,11 @@ def test_band_is_the_items_whose_two_best_types_are_close():
     assert uncertain_band(q, 0.0).sum() == 0 and uncertain_band(q, 1.01).all()
 
 
+def test_the_c_window_adds_items_near_the_c_decision():
+    q = risk_adjust(FAST, AUTH, 0.5)  # rescaled P(C): 0.02, 0.05, 0.48, 0.95
+    assert uncertain_band(q, 0.0, 0.05).tolist() == [False, False, True, False]
+
+
 def test_teacher_sees_only_the_band_and_moves_only_its_labels():
     proba, asked = teacher_says(3)  # F
     hard = np.array([False, False, True, True])
