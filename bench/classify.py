@@ -4,6 +4,10 @@
 Items are the shared dev items (gold_dev + phrasing_dev) cycled to N and numbered so each text is distinct,
 read at run time, never copied.
 usage: python bench/classify.py [--n 100000] [--variants regex,encoder,trained,cascade] [--workers N]
+                                [--teacher PATH] [--cascade-n 2000]
+With --teacher (or AAC_TEACHER): the opt-in ``teacher-cascade`` (fast model everywhere, the fine-tuned MiniLM teacher
+on the uncertain band) beside the default on the same real items of the cold stream, and the whole stream's time at
+each rate (needs the minilm extra).
 Target: the default classifier >= 10,000 items/s on the project's 2-core machine. The trained model (and the
 cascade built on it) scores a big batch on every core (aac.classifiers.parallel); ``--workers 1`` measures one
 process (it sets AAC_CLASSIFY_WORKERS).
@@ -35,6 +39,9 @@ def main() -> None:
     ap.add_argument("--variants", default=",".join(NO_LLM))
     ap.add_argument("--batch", type=int, default=4096)
     ap.add_argument("--workers", type=int, default=None, help="processes for a big batch (default: every usable CPU)")
+    ap.add_argument("--teacher", default=None, help="teacher weights from `aac classify train-teacher` (default "
+                    "$AAC_TEACHER): adds the teacher-cascade's throughput")
+    ap.add_argument("--cascade-n", type=int, default=2000, help="real items the teacher-cascade is timed on")
     add_write_docs_flag(ap)
     args = ap.parse_args()
     if args.workers is not None:
@@ -68,10 +75,15 @@ def main() -> None:
         rate = len(items) / (time.perf_counter() - t0)
         flag = " (default)" if name == DEFAULT else ""
         print(f"{name:10} {load:8.2f} {rate:10.0f} {rate / TARGET:9.2f}{flag}")
-    cold_stream()
+    stream = cold_stream()
+    teacher = args.teacher or os.environ.get("AAC_TEACHER")
+    if not teacher:
+        print("teacher-cascade: not measured (no --teacher or AAC_TEACHER; `aac classify train-teacher` writes one)")
+    elif stream:
+        teacher_cascade_line(stream, teacher, args.cascade_n)
 
 
-def cold_stream(path: str = "agent_configs_train.jsonl") -> None:
+def cold_stream(path: str = "agent_configs_train.jsonl") -> list[ItemInput]:
     """The default on real items it has never seen, each distinct text once, caches cleared, in this one process.
 
     The table above cycles the dev items, so after the first few hundred the per-word caches (cue and risk families,
@@ -85,7 +97,7 @@ def cold_stream(path: str = "agent_configs_train.jsonl") -> None:
     src = shared_data() / path
     if not src.exists():
         print(f"cold stream: skipped ({src} absent)")
-        return
+        return []
     seen: set[str] = set()
     stream: list[ItemInput] = []
     with open(src, encoding="utf-8") as f:
@@ -108,6 +120,31 @@ def cold_stream(path: str = "agent_configs_train.jsonl") -> None:
         set_worker_count(before)
     print(f"cold stream: {DEFAULT} on the {len(stream):,} distinct segmented items of {path} (never seen by this "
           f"process, caches cleared, 1 process): {rate:,.0f} items/s")
+    return stream
+
+
+def teacher_cascade_line(stream: list[ItemInput], teacher: str, n: int) -> None:
+    """The teacher-cascade and the default on the same ``n`` real items (a fixed random sample of the stream), and
+    the whole stream's time at each rate: what the slower labels cost a corpus."""
+    import random
+
+    from aac.classifiers.teacher_cascade import TeacherCascadeClassifier
+
+    sample = random.Random(0).sample(stream, min(n, len(stream)))
+    t0 = time.perf_counter()
+    clf = TeacherCascadeClassifier(teacher=teacher)
+    load = time.perf_counter() - t0
+    rates = {}
+    for name, c in ((DEFAULT, get_classifier(DEFAULT)), ("teacher-cascade", clf)):
+        t0 = time.perf_counter()
+        for i in range(0, len(sample), 512):
+            c.predict(sample[i:i + 512])
+        rates[name] = len(sample) / (time.perf_counter() - t0)
+    cascade, fast = rates["teacher-cascade"], rates[DEFAULT]
+    print(f"teacher-cascade on {len(sample):,} of those items (load {load:.1f} s; teacher on "
+          f"{clf.band(sample).mean():.0%} of items, {clf.params}): "
+          f"{cascade:,.0f} items/s against {fast:,.0f} for {DEFAULT} (x{cascade / fast:.4f}); the whole stream of "
+          f"{len(stream):,} items: {len(stream) / cascade / 60:.1f} min against {len(stream) / fast:.1f} s")
 
 
 if __name__ == "__main__":

@@ -110,6 +110,12 @@ class TeacherCascadeClassifier:
         return make_fingerprint(self.name, VERSION, self.abstain_below, sorted(asdict(self.params).items()),
                                 self.fast.fingerprint, self._teacher_digest)
 
+    def band(self, items: Sequence[ItemInput]) -> np.ndarray:
+        """Which of ``items`` the teacher would see (the fast model alone decides: no teacher call)."""
+        p = self.fast.model.probabilities(items)
+        q = risk_adjust(p, [i.authority for i in items], self.fast.model.c_threshold)
+        return uncertain_band(q, self.params.band_gap, self.params.c_window)
+
     def predict(self, items: Sequence[ItemInput]) -> list[Prediction]:
         if not items:
             return []
