@@ -37,6 +37,12 @@ def _place(row: dict) -> dict:
             "platform": row.get("platform"), "line": _line(row.get("line"))}
 
 
+def leans_c(row: dict) -> bool:
+    """An annotator's hesitation towards C on a label line: ``"leans_c": true`` or ``"unsure": "C"`` (the form of
+    the project's packaged rounds)."""
+    return row.get("leans_c") is True or str(row.get("unsure") or "").strip().upper() == "C"
+
+
 def import_gold_jsonl(path: str | Path) -> list[dict]:
     """gold_dev.jsonl -> rows for annotators A, B (when present) and the adjudicated label."""
     out = []
@@ -52,7 +58,7 @@ def import_gold_jsonl(path: str | Path) -> list[dict]:
 
 def import_label_file(path: str | Path, annotator: str, items_path: str | Path | None = None,
                       round_: int = 1) -> list[dict]:
-    """A per-annotator label file (id, label, meta) joined to its items file (id, text, section, ...); ``round_``
+    """A per-annotator label file (id, label, meta, leans_c) joined to its items file (id, text, section, ...); ``round_``
     keeps a second look by the same annotator apart from the first. A label line may carry its item's text itself;
     rows left without text are for the caller to fill (:func:`aac.annotation.store.fill_text`) or refuse."""
     items = {str(r.get("id")): r for r in read_objects(items_path)} if items_path else {}
@@ -60,8 +66,9 @@ def import_label_file(path: str | Path, annotator: str, items_path: str | Path |
     for n, r in enumerate(read_objects(path), 1):
         item_id = _id(r, f"{path}:{n}")
         place = _place(items.get(item_id) or r)
-        out.append({"item_id": item_id, "annotator": annotator, "label": _check(r.get("label"), f"{path}:{n}"),
-                    "meta": bool(r.get("meta")), "round": round_, **place})
+        label = _check(r.get("label"), f"{path}:{n}")
+        out.append({"item_id": item_id, "annotator": annotator, "label": label, "meta": bool(r.get("meta")),
+                    "round": round_, **place, "leans_c": leans_c(r) and label != "C"})
     return out
 
 

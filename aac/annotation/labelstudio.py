@@ -1,9 +1,10 @@
 """Label Studio round trip: tasks JSON + labelling config XML out, its JSON export (several annotators) back in.
 
 Task ``data`` carries the item text, its section path and our item id; choices are the five type codes plus a
-``meta`` checkbox (pointer-only items, rubric tie-break). The import reads Label Studio's JSON export format
+``meta`` checkbox (pointer-only items, rubric tie-break) and an ``unsure`` one, "leans C": the annotator chose another
+type but was unsure it is not a constraint (the constraint lean, ``aac annotate lean-c``, counts it as a C vote). The import reads Label Studio's JSON export format
 (a list of tasks, each with ``annotations`` whose ``completed_by`` identifies the annotator) and its JSON-MIN
-format (one flat object per annotation, ``annotator`` and the choices under ``type`` / ``meta``).
+format (one flat object per annotation, ``annotator`` and the choices under ``type`` / ``meta`` / ``unsure``).
 
 Checked against a real Label Studio 1.23 (tests/annotation/test_labelstudio_server.py): its project export
 (``GET /api/projects/N/export``, JSON and JSON_MIN) names an annotator by the server's numeric user id only, which
@@ -30,6 +31,9 @@ LABEL_CONFIG = """<View>
 """ + "".join(f'    <Choice value="{t}" hint="{TYPE_NAMES[t]}"/>\n' for t in TYPES) + """  </Choices>
   <Choices name="meta" toName="text" choice="multiple">
     <Choice value="meta" hint="only points at another file"/>
+  </Choices>
+  <Choices name="unsure" toName="text" choice="multiple">
+    <Choice value="leans C" hint="another type, but it may be a constraint"/>
   </Choices>
 </View>
 """
@@ -104,10 +108,14 @@ def _choices(value) -> list[str]:
     return [str(v) for v in value] if isinstance(value, list) else []
 
 
-def _row(item_id: str, who: str, label: str, meta: bool, data: dict, round_: int) -> dict:
+LEANS_C = "leans C"  # the ``unsure`` control's one choice
+
+
+def _row(item_id: str, who: str, label: str, meta: bool, data: dict, round_: int, leans_c: bool = False) -> dict:
     from aac.annotation.formats import _place
 
-    return {"item_id": item_id, "annotator": who, "label": label, "meta": meta, "round": round_, **_place(data)}
+    return {"item_id": item_id, "annotator": who, "label": label, "meta": meta, "round": round_, **_place(data),
+            "leans_c": leans_c and label != "C"}
 
 
 def _when(ann: dict) -> tuple:
@@ -133,7 +141,7 @@ def _from_json(tasks: list, round_: int, users: dict[str, str] | None = None) ->
             if ann.get("was_cancelled"):
                 problems.append(f"{item_id}: annotation by {who} was cancelled")
                 continue
-            label, meta = None, False
+            label, meta, leans_c = None, False, False
             for res in ann.get("result") or []:
                 if not isinstance(res, dict):
                     continue
@@ -142,6 +150,8 @@ def _from_json(tasks: list, round_: int, users: dict[str, str] | None = None) ->
                     label = parse_type(choices[0])
                 elif res.get("from_name") == "meta" and "meta" in choices:
                     meta = True
+                elif res.get("from_name") == "unsure" and LEANS_C in choices:
+                    leans_c = True
             if label not in TYPES:
                 problems.append(f"{item_id}: annotation by {who} has no valid type")
                 continue
@@ -150,7 +160,7 @@ def _from_json(tasks: list, round_: int, users: dict[str, str] | None = None) ->
                 superseded += 1
                 if _when(ann) < rows[key][0]:
                     continue
-            rows[key] = (_when(ann), _row(item_id, who, label, meta, data, round_))
+            rows[key] = (_when(ann), _row(item_id, who, label, meta, data, round_, leans_c))
     if superseded:
         problems.append(f"{superseded} earlier annotations of a task by the same annotator replaced by the latest")
     if bare:
@@ -177,7 +187,8 @@ def _from_json_min(tasks: list, round_: int, users: dict[str, str] | None = None
         key = (item_id, who)
         when = _when(task)
         if key not in rows or when >= rows[key][0]:
-            rows[key] = (when, _row(item_id, who, label, "meta" in _choices(task.get("meta")), task, round_))
+            rows[key] = (when, _row(item_id, who, label, "meta" in _choices(task.get("meta")), task, round_,
+                                    LEANS_C in _choices(task.get("unsure"))))
     return [r for _, r in rows.values()], problems + _unnamed_problem(unnamed)
 
 

@@ -12,8 +12,9 @@ annotator. The ``gold`` label of an item is, in this order:
 
 Every other item with two or more distinct labels waits in the adjudication queue.
 
-``LEAN_C_SQL`` lists the items the constraint lean would settle as C: annotators disagree, at least one voted C, and
-no adjudication exists yet (``aac annotate lean-c``).
+``LEAN_C_SQL`` lists the items the constraint lean would settle as C: annotators disagree and at least one voted C,
+or one marked a hesitation towards C (``leans_c``) on another label; and no adjudication exists yet
+(``aac annotate lean-c``).
 """
 
 ADJUDICATOR = "adjudicator"
@@ -27,7 +28,8 @@ latest AS (
 ), votes AS (
   SELECT item_id, list(label ORDER BY round, annotator) AS votes, list(annotator ORDER BY round, annotator) AS annotators,
          string_agg(annotator || '=' || label, ', ' ORDER BY round, annotator) AS labels,
-         count(*) AS n_votes, count(DISTINCT label) AS n_labels, bool_or(meta) AS meta, any_value(text) AS text,
+         count(*) AS n_votes, count(DISTINCT label) AS n_labels, bool_or(meta) AS meta,
+         coalesce(bool_or(leans_c), false) AS leans_c, any_value(text) AS text,
          any_value(section_path) AS section_path, any_value(kind) AS kind, any_value(repo) AS repo,
          any_value(path) AS path, any_value(platform) AS platform, any_value(line) AS line
   FROM latest GROUP BY item_id
@@ -75,7 +77,8 @@ LEAN_C_SQL = f"""
 WITH {_VOTES}
 SELECT v.item_id, v.item_id IN (SELECT item_id FROM settled) AS settled
 FROM votes v
-WHERE v.n_labels > 1 AND list_contains(v.votes, 'C')
+WHERE ((v.n_labels > 1 AND list_contains(v.votes, 'C'))
+       OR (v.leans_c AND NOT (v.n_labels = 1 AND list_contains(v.votes, 'C'))))
   AND v.item_id NOT IN (SELECT item_id FROM adj)
 ORDER BY v.item_id
 """

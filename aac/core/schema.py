@@ -116,6 +116,9 @@ ANNOTATIONS = pa.schema(
         pa.field("path", pa.string()),  # where the item sits (gold_dev.jsonl's path, platform, line), kept for export
         pa.field("platform", pa.string()),
         pa.field("line", pa.int32()),
+        # the annotator chose another type but was unsure it is not a constraint (Label Studio's "leans C"): the
+        # constraint lean (``aac annotate lean-c``) counts it as a C vote; parts written before it read NULL
+        pa.field("leans_c", pa.bool_()),
     ]
 )
 

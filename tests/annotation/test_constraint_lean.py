@@ -61,3 +61,16 @@ def test_the_cli_reports_what_it_settled(tmp_path):
     assert res.output.splitlines()[0] == "split-c" and "1 items settled as C" in res.output
     empty = CliRunner().invoke(app, ["annotate", "lean-c", "--corpus", str(tmp_path / "none")])
     assert empty.exit_code == 0 and "0 items settled" in empty.output
+
+
+def test_a_hesitation_towards_c_counts_as_a_c_vote_even_when_the_labels_agree(corpus):
+    save(corpus, [{"item_id": item, "annotator": who, "label": label, "round": 1, "text": f"text of {item}",
+                   "leans_c": leans}
+                  for item, votes in {"agreed-f-leaning": [("F", True), ("F", False)],
+                                      "agreed-f": [("F", False), ("F", None)],
+                                      "split-pb-leaning": [("P", False), ("B", True)]}.items()
+                  for who, (label, leans) in zip("AB", votes)])
+    assert settle_constraint_lean(corpus, queued_only=True) == ["split-pb-leaning"]  # agreed items stay
+    assert settle_constraint_lean(corpus) == ["agreed-f-leaning"]
+    assert _gold(corpus) == {"agreed-f-leaning": ("C", "adjudicated"), "split-pb-leaning": ("C", "adjudicated"),
+                             "agreed-f": ("F", "agreed")}

@@ -73,3 +73,33 @@ def test_gold_dev_import_yields_the_adjudicated_labels(corpus, gold_path):
     gold = gold_from_corpus(corpus.root)
     truth = {r["id"]: r["label"] for r in map(json.loads, open(gold_path, encoding="utf-8"))}
     assert len(gold) == len(truth) and all(truth[g.extra["id"]] == g.label for g in gold)
+
+
+def test_the_leans_c_mark_comes_back_from_both_export_formats(tmp_path):
+    _, config_path = export_tasks(ITEMS, tmp_path)
+    controls = {c.get("name"): [x.get("value") for x in c.findall("Choice")]
+                for c in ET.fromstring(config_path.read_text()).findall("Choices")}
+    assert controls["unsure"] == ["leans C"]
+    unsure = {"from_name": "unsure", "to_name": "text", "type": "choices", "value": {"choices": ["leans C"]}}
+    full = [{"id": 1, "data": {"item_id": "i2", "text": "Run make test."}, "annotations": [
+        {"completed_by": {"email": "a"}, "result": [{"from_name": "type", "to_name": "text", "type": "choices",
+                                                     "value": {"choices": ["P"]}}, unsure]},
+        {"completed_by": {"email": "b"}, "result": [{"from_name": "type", "to_name": "text", "type": "choices",
+                                                     "value": {"choices": ["P"]}}]}]}]
+    minimal = [{"item_id": "i2", "text": "Run make test.", "annotator": "a", "type": "P", "unsure": ["leans C"]},
+               {"item_id": "i2", "text": "Run make test.", "annotator": "b", "type": "C", "unsure": ["leans C"]}]
+    for name, export, want in (("full", full, {"a": True, "b": False}), ("min", minimal, {"a": True, "b": False})):
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps(export))
+        rows, problems = import_export(path)
+        assert problems == [] and {r["annotator"]: r["leans_c"] for r in rows} == want  # a C label needs no lean
+
+
+def test_label_files_carry_the_mark_in_either_spelling(tmp_path):
+    from aac.annotation.formats import import_label_file
+
+    path = tmp_path / "a.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in [{"id": "x", "label": "F", "text": "t", "unsure": "C"},
+                                                        {"id": "y", "label": "B", "text": "u", "leans_c": True},
+                                                        {"id": "z", "label": "B", "text": "v"}]))
+    assert [r["leans_c"] for r in import_label_file(path, "a")] == [True, True, False]

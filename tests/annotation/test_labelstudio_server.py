@@ -131,10 +131,12 @@ def server(tmp_path_factory):
         srv.stop()
 
 
-def _result(label: str, meta: bool = False) -> list[dict]:
+def _result(label: str, meta: bool = False, leans_c: bool = False) -> list[dict]:
     out = [{"from_name": "type", "to_name": "text", "type": "choices", "value": {"choices": [label]}}]
     if meta:
         out.append({"from_name": "meta", "to_name": "text", "type": "choices", "value": {"choices": ["meta"]}})
+    if leans_c:
+        out.append({"from_name": "unsure", "to_name": "text", "type": "choices", "value": {"choices": ["leans C"]}})
     return out
 
 
@@ -171,7 +173,7 @@ def test_round_trip_through_a_real_label_studio(server, tmp_path):
         la, lb = LABELS[task["data"]["text"]]
         server.call("POST", f"/api/tasks/{task['id']}/annotations/", {"result": _result(la)})  # the admin is A
         server.call("POST", f"/api/tasks/{task['id']}/annotations/",
-                    {"result": _result(lb, meta=la == "B"), "completed_by": b["id"]})
+                    {"result": _result(lb, meta=la == "B", leans_c=la != lb), "completed_by": b["id"]})
 
     plain = tmp_path / "export.json"
     plain.write_bytes(server.call("GET", f"/api/projects/{project['id']}/export?exportType=JSON", raw=True))
@@ -195,6 +197,8 @@ def test_round_trip_through_a_real_label_studio(server, tmp_path):
         assert problems == [], (path.name, problems)
         assert {(r["text"], r["annotator"], r["label"]) for r in rows} == want, path.name
         assert {r["text"] for r in rows if r["meta"]} == {"The API server lives in `src/api`."}
+        assert {(r["text"], r["annotator"]) for r in rows if r["leans_c"]} == {
+            ("Run `make test` before every push.", "b@aac.test")}  # B's hesitation towards C, through the server
         assert {r["item_id"] for r in rows} == {t["data"]["item_id"] for t in tasks}
 
     res = runner.invoke(app, ["annotate", "import-ls", str(plain), "--users", str(users), "--corpus", str(corpus)])
