@@ -7,11 +7,11 @@ shipped data with its annotated items, unshuffled, whole repositories held out; 
 Per fold the teacher is fine-tuned as ``aac classify train-teacher`` does (annotated items at weight 0.5, 1 epoch,
 64 tokens; about 16 min a fold on 2 free cores) and its held-out probabilities are cached under ``--cache`` (outside
 git; a rerun reads them). Then the cascade is applied to the out-of-fold scores through the classifier's own code
-(``teacher_cascade.refine``): for each teacher share ``mix``, band ``gap`` and ``C window``, the mixed C threshold is the best
-prevalence-weighted F1 on the out-of-fold mixed risk, as the fast model's is. Printed side by side: C rec / prec /
-F1 at the type label, macro-F1, accuracy, the hard lane's gold-C recall and share of items (the fast model's, plus
-items typed C), declarative C recall at the type label (phrasing_dev / multilingual), and the share of gold items the
-teacher types (prevalence-weighted).
+(``teacher_cascade.refine``): for each teacher share ``mix``, band ``gap`` and ``C window``, the mixed C threshold
+is the one with the best prevalence-weighted C-F1 of the cascade's own out-of-fold decisions. Printed side by side: C
+rec / prec / F1 at the type label, macro-F1, accuracy, the hard lane's gold-C recall and share of items (the fast
+model's, plus items typed C), declarative C recall at the type label (phrasing_dev / multilingual), and the share of
+gold items the teacher types (prevalence-weighted).
 
 usage: python bench/classify_teacher_cascade.py [--cache DIR] [--folds 0,1,2,3,4] [--mixes 0.3,0.4,0.5]
                                                [--gaps 1.01,0.4,0.3,0.2] [--c-windows 0,0.3]

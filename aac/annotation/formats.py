@@ -58,9 +58,10 @@ def import_gold_jsonl(path: str | Path) -> list[dict]:
 
 def import_label_file(path: str | Path, annotator: str, items_path: str | Path | None = None,
                       round_: int = 1) -> list[dict]:
-    """A per-annotator label file (id, label, meta, leans_c) joined to its items file (id, text, section, ...); ``round_``
-    keeps a second look by the same annotator apart from the first. A label line may carry its item's text itself;
-    rows left without text are for the caller to fill (:func:`aac.annotation.store.fill_text`) or refuse."""
+    """A per-annotator label file (id, label, meta, leans_c) joined to its items file (id, text, section, ...);
+    ``round_`` keeps a second look by the same annotator apart from the first. A label line may carry its item's
+    text itself; rows left without text are for the caller to fill (:func:`aac.annotation.store.fill_text`) or
+    refuse."""
     items = {str(r.get("id")): r for r in read_objects(items_path)} if items_path else {}
     out = []
     for n, r in enumerate(read_objects(path), 1):

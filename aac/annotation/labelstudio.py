@@ -1,10 +1,11 @@
 """Label Studio round trip: tasks JSON + labelling config XML out, its JSON export (several annotators) back in.
 
 Task ``data`` carries the item text, its section path and our item id; choices are the five type codes plus a
-``meta`` checkbox (pointer-only items, rubric tie-break) and an ``unsure`` one, "leans C": the annotator chose another
-type but was unsure it is not a constraint (the constraint lean, ``aac annotate lean-c``, counts it as a C vote). The import reads Label Studio's JSON export format
-(a list of tasks, each with ``annotations`` whose ``completed_by`` identifies the annotator) and its JSON-MIN
-format (one flat object per annotation, ``annotator`` and the choices under ``type`` / ``meta`` / ``unsure``).
+``meta`` checkbox (pointer-only items, rubric tie-break) and an ``unsure`` one, "leans C": the annotator chose
+another type but was unsure it is not a constraint (the constraint lean, ``aac annotate lean-c``, counts it as a C
+vote). The import reads Label Studio's JSON export format (a list of tasks, each with ``annotations`` whose
+``completed_by`` identifies the annotator) and its JSON-MIN format (one flat object per annotation, ``annotator``
+and the choices under ``type`` / ``meta`` / ``unsure``).
 
 Checked against a real Label Studio 1.23 (tests/annotation/test_labelstudio_server.py): its project export
 (``GET /api/projects/N/export``, JSON and JSON_MIN) names an annotator by the server's numeric user id only, which

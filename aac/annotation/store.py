@@ -82,11 +82,12 @@ def _places(corpus: Corpus, item_ids: Sequence[str]) -> dict[str, dict]:
 
 def settle_constraint_lean(corpus: Corpus, queued_only: bool = False) -> list[str]:
     """Record the adjudicator's C for every item whose annotators disagree and of which at least one voted C, or of
-    which one marked a hesitation towards C (``leans_c``) on another label, not adjudicated yet; returns their ids. Why: on blind gold checks of this project's rounds each annotator under-calls
-    constraints against the adjudicated gold (C recall 0.74-0.86 at precision 0.95-0.97), and "either says C" lifts
-    recall to 0.86-0.93 (precision 0.91-0.95), while a missed constraint costs more downstream than an extra one.
-    ``queued_only``: leave alone items a strict majority already settled (e.g. C, F, F). Each row is an ordinary
-    adjudication (round 1), so a later ``aac annotate adjudicate`` of the item supersedes it."""
+    which one marked a hesitation towards C (``leans_c``) on another label, not adjudicated yet; returns their ids.
+    Why: on blind gold checks of this project's rounds each annotator under-calls constraints against the
+    adjudicated gold (C recall 0.74-0.86 at precision 0.95-0.97), and "either says C" lifts recall to 0.86-0.93
+    (precision 0.91-0.95), while a missed constraint costs more downstream than an extra one. ``queued_only``: leave
+    alone items a strict majority already settled (e.g. C, F, F). Each row is an ordinary adjudication (round 1), so
+    a later ``aac annotate adjudicate`` of the item supersedes it."""
     if not corpus.exists("annotations"):
         return []
     rows = [r["item_id"] for r in corpus.sql(LEAN_C_SQL).to_pylist() if not (queued_only and r["settled"])]

@@ -112,8 +112,8 @@ def check_same_classifier(typed_by: str | None, worker_fingerprints: list[str | 
     others = sorted({str(fp) for fp in worker_fingerprints if fp != typed_by})
     if others:
         raise RuntimeError(f"the workers typed with another classifier ({', '.join(others)}) than this process "
-                           f"({typed_by}): give the workers the same environment (AAC_CLASSIFIER_MODEL, AAC_TEACHER, the model "
-                           "files); the items table is unchanged")
+                           f"({typed_by}): give the workers the same environment (AAC_CLASSIFIER_MODEL, AAC_TEACHER, "
+                           "the model files); the items table is unchanged")
 
 
 PartsStage = Callable[[list[str], ClassifyOptions, str], list[tuple[str, "str | None"]]]
