@@ -158,4 +158,30 @@ def train_union_teacher(out: str | os.PathLike, epochs: int = 1, max_len: int = 
     teacher = Teacher(epochs=epochs, max_len=max_len, seed=seed).fit([d.item for d in data], y, sample_weight=w,
                                                                      log=log)
     teacher.cascade = asdict(params or CascadeParams())
-    return teacher.save(out), len(data)
+    path = teacher.save(out)
+    write_card(path, data, teacher, epochs)
+    return path, len(data)
+
+
+def write_card(weights: Path, data, teacher, epochs: int) -> Path:
+    """``<weights>.md`` beside the weights: what the teacher was trained on and the cascade's parameters, so a
+    weights file found later says what it is."""
+    from collections import Counter
+
+    counts = Counter(d.source for d in data)
+    files = Counter(d.extra.get("file") or d.extra.get("labels") for d in data if d.source in ("gold", "annotated"))
+    lines = [f"# Teacher for the `teacher-cascade` classifier: {weights.name}", "",
+             "all-MiniLM-L6-v2 fine-tuned end to end as a five-way classifier (aac/classifiers/teacher.py), input: the "
+             f"three nearest headings and the list's lead-in, then the text, {teacher.max_len} tokens; {epochs} "
+             f"epoch(s), class-balanced, annotated items at weight {ANNOTATED_WEIGHT}.", "",
+             "## Training data", "",
+             *[f"- {source}: {n} items" for source, n in sorted(counts.items())],
+             *[f"  - {name}: {n}" for name, n in sorted(files.items()) if name],
+             "- repositories in holdout_repos.sha256 left out", "",
+             "## Cascade parameters (stored in the weights file)", "",
+             *[f"- {k}: {v}" for k, v in (teacher.cascade or {}).items()], "",
+             "Figures under CV grouped by repository: the model card of the `trained` model, section \"The teacher for "
+             "the type label only\" (`python bench/classify_teacher_cascade.py`).", ""]
+    card = weights.with_name(weights.name + ".md")
+    card.write_text("\n".join(lines), encoding="utf-8")
+    return card

@@ -168,7 +168,7 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
         for what in skipped:
             console.print(f"skipped {what}", style="yellow")
         console.print(f"trained on {n} items in {time.perf_counter() - t0:.0f} s; cascade parameters "
-                      f"{CascadeParams()}; wrote {path}; use it with {TEACHER_ENV}={path} "
+                      f"{CascadeParams()}; wrote {path} and its card {path}.md; use it with {TEACHER_ENV}={path} "
                       "aac classify --classifier teacher-cascade")
 
     @eval_app.command("classifiers")

@@ -124,6 +124,12 @@ def test_a_fine_tuned_teacher_round_trips_and_keeps_the_fast_hard_lane(tmp_path)
     teacher = Teacher(epochs=1, batch=4, max_len=16).fit(items, np.asarray([TYPES.index(y) for _, y in written]))
     teacher.cascade = asdict(CascadeParams(mix=0.5, type_threshold=0.5, band_gap=1.01))
     path = teacher.save(tmp_path / "teacher.pt")
+    from aac.classifiers.datasets import Labelled
+    from aac.classifiers.teacher_cascade import write_card
+
+    card = write_card(path, [Labelled(it, y, source="gold", extra={"file": "gold_dev.jsonl"}) for it, (_, y) in
+                             zip(items, written)], teacher, epochs=1).read_text()
+    assert "- gold: 8 items" in card and "gold_dev.jsonl: 8" in card and "- band_gap: 1.01" in card
 
     cascade = TeacherCascadeClassifier(teacher=path)
     assert cascade.params == CascadeParams(mix=0.5, type_threshold=0.5, band_gap=1.01)
