@@ -128,6 +128,7 @@ def teacher_cascade_line(stream: list[ItemInput], teacher: str, n: int) -> None:
     the whole stream's time at each rate: what the slower labels cost a corpus."""
     import random
 
+    from aac.classifiers import features
     from aac.classifiers.teacher_cascade import TeacherCascadeClassifier
 
     sample = random.Random(0).sample(stream, min(n, len(stream)))
@@ -135,8 +136,6 @@ def teacher_cascade_line(stream: list[ItemInput], teacher: str, n: int) -> None:
     clf = TeacherCascadeClassifier(teacher=teacher)
     load = time.perf_counter() - t0
     rates = {}
-    from aac.classifiers import features
-
     for name, c in ((DEFAULT, get_classifier(DEFAULT)), ("teacher-cascade", clf)):
         features.clear_caches()  # both start cold on these items (the cold stream above warmed them)
         t0 = time.perf_counter()

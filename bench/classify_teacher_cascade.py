@@ -35,7 +35,7 @@ from aac.classifiers.datasets import prevalence_weights  # noqa: E402
 from aac.classifiers.grouped_eval import C, constraint_risk, weighted_summary  # noqa: E402
 from aac.classifiers.linear import hard_lane  # noqa: E402
 from aac.classifiers.metrics import form_recall  # noqa: E402
-from aac.classifiers.teacher_cascade import ANNOTATED_WEIGHT, CascadeParams, refine  # noqa: E402
+from aac.classifiers.teacher_cascade import CascadeParams, fit_teacher, refine  # noqa: E402
 from aac.classifiers.training import FitOptions, operating_points  # noqa: E402
 from aac.classifiers.union_report import shipped_data  # noqa: E402
 from aac.core.labels import TYPES  # noqa: E402
@@ -48,14 +48,9 @@ def teacher_fold(data, tr, te, k: int, cache: Path) -> np.ndarray:
         return np.load(te_file)
     import torch
 
-    from aac.classifiers.teacher import Teacher
-
     torch.set_num_threads(2)
-    y = np.asarray([TYPES.index(d.label) for d in data])
-    w = np.asarray([ANNOTATED_WEIGHT if d.source == "annotated" else 1.0 for d in data])
     t0 = time.perf_counter()
-    t = Teacher(epochs=1, max_len=64, seed=0).fit([data[i].item for i in tr], y[tr], sample_weight=w[tr],
-                                                  log=lambda m: print(f"  fold {k}: {m}", flush=True))
+    t = fit_teacher([data[i] for i in tr], log=lambda m: print(f"  fold {k}: {m}", flush=True))
     print(f"  fold {k}: fine-tuned on {len(tr)} rows in {time.perf_counter() - t0:.0f} s", flush=True)
     np.save(te_file, t.proba([data[i].item for i in te]))
     np.save(idx_file, np.asarray(te))

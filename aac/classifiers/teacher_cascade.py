@@ -105,7 +105,6 @@ class TeacherCascadeClassifier:
             stored, self._teacher_digest = self.teacher.cascade, file_digest(path)
         self.params = params or (CascadeParams(**stored) if stored else CascadeParams())
         self.abstain_below = abstain_below
-        self.last_band_share = float("nan")  # the share of items the teacher saw in the last predict call
 
     @property
     def fingerprint(self) -> str:
@@ -126,7 +125,6 @@ class TeacherCascadeClassifier:
         hard = hard_lane(p, authority, self.fast.model.hard_lane_threshold)
         q, labels, hard, band = refine(p, authority, self.fast.model.c_threshold, hard,
                                        lambda rows: self.teacher.proba([items[i] for i in rows]), self.params)
-        self.last_band_share = float(band.mean())
         out = []
         for row, k, h, b in zip(q.tolist(), labels.tolist(), hard.tolist(), band.tolist()):
             conf = row[k]
@@ -138,13 +136,24 @@ class TeacherCascadeClassifier:
 ANNOTATED_WEIGHT = 0.5  # annotated items' weight in the teacher's loss (gold, phrasing and own examples weigh 1)
 
 
+def fit_teacher(data, epochs: int = 1, max_len: int = 64, seed: int = 0,
+                annotated_weight: float = ANNOTATED_WEIGHT, log=None):
+    """The teacher fine-tuned on labelled items (:class:`aac.classifiers.datasets.Labelled`), annotated items at
+    ``annotated_weight``: what ``train-teacher`` does on the whole recipe and the bench on each fold."""
+    from aac.classifiers.teacher import Teacher
+
+    y = np.asarray([TYPES.index(d.label) for d in data])
+    w = np.asarray([annotated_weight if d.source == "annotated" else 1.0 for d in data])
+    return Teacher(epochs=epochs, max_len=max_len, seed=seed).fit([d.item for d in data], y, sample_weight=w, log=log)
+
+
 def train_union_teacher(out: str | os.PathLike, epochs: int = 1, max_len: int = 64, seed: int = 0,
                         annotated_weight: float = ANNOTATED_WEIGHT, params: CascadeParams | None = None,
                         log=None, skipped: list[str] | None = None) -> tuple[Path, int]:
     """Fine-tune the teacher on the shipped recipe's data (every real labelled item, holdout repositories left out,
     the phrasing sets, the package's annotated items and own examples) and write it with the cascade's parameters.
     Returns (path, items trained on). About 26 items/s an epoch on 2 free cores."""
-    from aac.classifiers.teacher import Teacher, require_minilm
+    from aac.classifiers.teacher import require_minilm
     from aac.classifiers.training import SHIPPED_WITH_ANNOTATED
     from aac.classifiers.union_report import shipped_data
 
@@ -153,17 +162,14 @@ def train_union_teacher(out: str | os.PathLike, epochs: int = 1, max_len: int = 
     if not any(d.source == "gold" for d in data):
         raise FileNotFoundError("no gold items found in the shared data folder (AAC_SHARED_DATA, default "
                                 "../shared/data): the teacher trains on gold_dev.jsonl and gold_train.jsonl")
-    y = np.asarray([TYPES.index(d.label) for d in data])
-    w = np.asarray([annotated_weight if d.source == "annotated" else 1.0 for d in data])
-    teacher = Teacher(epochs=epochs, max_len=max_len, seed=seed).fit([d.item for d in data], y, sample_weight=w,
-                                                                     log=log)
+    teacher = fit_teacher(data, epochs, max_len, seed, annotated_weight, log)
     teacher.cascade = asdict(params or CascadeParams())
     path = teacher.save(out)
-    write_card(path, data, teacher, epochs)
+    write_card(path, data, teacher, epochs, annotated_weight)
     return path, len(data)
 
 
-def write_card(weights: Path, data, teacher, epochs: int) -> Path:
+def write_card(weights: Path, data, teacher, epochs: int, annotated_weight: float = ANNOTATED_WEIGHT) -> Path:
     """``<weights>.md`` beside the weights: what the teacher was trained on and the cascade's parameters, so a
     weights file found later says what it is."""
     from collections import Counter
@@ -173,7 +179,7 @@ def write_card(weights: Path, data, teacher, epochs: int) -> Path:
     lines = [f"# Teacher for the `teacher-cascade` classifier: {weights.name}", "",
              "all-MiniLM-L6-v2 fine-tuned end to end as a five-way classifier (aac/classifiers/teacher.py), input: the "
              f"three nearest headings and the list's lead-in, then the text, {teacher.max_len} tokens; {epochs} "
-             f"epoch(s), class-balanced, annotated items at weight {ANNOTATED_WEIGHT}.", "",
+             f"epoch(s), class-balanced, annotated items at weight {annotated_weight}.", "",
              "## Training data", "",
              *[f"- {source}: {n} items" for source, n in sorted(counts.items())],
              *[f"  - {name}: {n}" for name, n in sorted(files.items()) if name],
