@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -35,26 +34,11 @@ from aac.classifiers.datasets import prevalence_weights  # noqa: E402
 from aac.classifiers.grouped_eval import C, constraint_risk, weighted_summary  # noqa: E402
 from aac.classifiers.linear import hard_lane  # noqa: E402
 from aac.classifiers.metrics import form_recall  # noqa: E402
-from aac.classifiers.teacher_cascade import CascadeParams, fit_teacher, refine  # noqa: E402
+from aac.classifiers.cascade_eval import fold_teacher_proba  # noqa: E402
+from aac.classifiers.teacher_cascade import CascadeParams, refine  # noqa: E402
 from aac.classifiers.training import FitOptions, operating_points  # noqa: E402
 from aac.classifiers.union_report import shipped_data  # noqa: E402
 from aac.core.labels import TYPES  # noqa: E402
-
-
-def teacher_fold(data, tr, te, k: int, cache: Path) -> np.ndarray:
-    """The fold's teacher probabilities on its held-out rows (fine-tuned and cached on first use)."""
-    te_file, idx_file = cache / f"te{k}.npy", cache / f"idx{k}.npy"
-    if te_file.exists() and idx_file.exists() and np.array_equal(np.load(idx_file), te):
-        return np.load(te_file)
-    import torch
-
-    torch.set_num_threads(2)
-    t0 = time.perf_counter()
-    t = fit_teacher([data[i] for i in tr], log=lambda m: print(f"  fold {k}: {m}", flush=True))
-    print(f"  fold {k}: fine-tuned on {len(tr)} rows in {time.perf_counter() - t0:.0f} s", flush=True)
-    np.save(te_file, t.proba([data[i].item for i in te]))
-    np.save(idx_file, np.asarray(te))
-    return np.load(te_file)
 
 
 def figures(data, labels: np.ndarray, hard: np.ndarray, risk: np.ndarray, scored: np.ndarray, band: np.ndarray,
@@ -96,10 +80,7 @@ def main() -> None:
     opts = FitOptions()
     splits = training.fold_splits(data, opts)
     folds = [int(k) for k in args.folds.split(",")]
-    T = np.full((len(data), len(TYPES)), np.nan)
-    for k in folds:
-        tr, te = splits[k]
-        T[te] = teacher_fold(data, tr, te, k, cache)
+    T = fold_teacher_proba(data, splits, cache, folds, log=lambda m: print(f"  {m}", flush=True))
     fast_file = cache / f"fast_oof_n{len(data)}.npy"
     if not fast_file.exists():
         np.save(fast_file, training.out_of_fold_proba(data, opts))

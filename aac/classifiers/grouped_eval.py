@@ -107,7 +107,6 @@ def grouped_report(data: Sequence[Labelled], P: np.ndarray, weights: Sequence[fl
                    type_threshold: float, hard_threshold: float) -> GroupedReport:
     """Figures of out-of-fold ``P`` at the two thresholds; gold rows feed the tables, phrasing rows the forms."""
     from aac.classifiers.linear import decide, risk_adjust
-    from aac.classifiers.metrics import form_recall
 
     risk = constraint_risk(P, data)
     scored = ~np.isnan(P[:, C])
@@ -115,6 +114,19 @@ def grouped_report(data: Sequence[Labelled], P: np.ndarray, weights: Sequence[fl
     labels = [TYPES[k] for k in decide(q)]
     hard = np.nan_to_num(risk, nan=-1) >= hard_threshold
     hard |= np.asarray([lab == "C" for lab in labels])  # an item typed C is always in the hard lane
+    return report_from_decisions(data, labels, hard, risk, scored, weights, type_threshold, hard_threshold)
+
+
+def report_from_decisions(data: Sequence[Labelled], labels: Sequence[str], hard: np.ndarray, risk: np.ndarray,
+                          scored: np.ndarray, weights: Sequence[float], type_threshold: float,
+                          hard_threshold: float) -> GroupedReport:
+    """The report's tables from out-of-fold decisions (type label and hard lane per item) of any classifier, so a
+    cascade that changes some labels is read exactly as the fast model is; ``risk`` ranks items for the top-20 %
+    figure, ``scored`` marks the items a held-out fold scored."""
+    from aac.classifiers.metrics import form_recall
+
+    labels = list(labels)
+    hard = np.asarray(hard, dtype=bool)
     rep = GroupedReport(type_threshold, hard_threshold)
     gold = [i for i, d in enumerate(data) if d.source == "gold" and scored[i]]
     w = np.asarray(weights, dtype=float)

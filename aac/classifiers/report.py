@@ -22,9 +22,27 @@ def _default_path(name: str) -> Path | None:
     return p if p.exists() else None
 
 
+def _cascade_beside(data, P, rep, cache: Path, console: Console):
+    """The teacher-cascade's grouped report on the union's folds (None, with the reason printed, when its teachers
+    cannot be had: the minilm extra missing for a fold not cached, or a cache file of another split)."""
+    from aac.classifiers.cascade_eval import cascade_report, fold_teacher_proba
+    from aac.classifiers.datasets import prevalence_weights
+    from aac.classifiers.training import FitOptions, fold_splits
+
+    try:
+        T = fold_teacher_proba(data, fold_splits(data, FitOptions()), cache, log=lambda m: console.print(m))
+    except (RuntimeError, ValueError, OSError) as exc:
+        console.print(f"teacher-cascade left out: {exc}", style="red")
+        return None
+    return cascade_report(data, P, T, prevalence_weights(list(data)), rep.type_threshold, rep.hard_threshold)
+
+
 def eval_table(gold_path: Path | None, phrasing_path: Path | None, corpus: Path | None, names: Sequence[str],
                with_cv: bool, llm_base_url: str | None = None, llm_model: str | None = None,
-               console: Console | None = None, holdouts: Sequence[str] = ("repo",), union: bool = True) -> list[Scores]:
+               console: Console | None = None, holdouts: Sequence[str] = ("repo",), union: bool = True,
+               teacher_folds: Path | None = None) -> list[Scores]:
+    """Every variant's scores in one table (returned); with ``with_cv`` the grouped CV of the shipped recipe too, over
+    the union when no other gold is named, and with ``teacher_folds`` (a cache folder) the teacher-cascade beside it."""
     from aac.classifiers.base import get_classifier
     from aac.classifiers.datasets import load_annotated, load_gold, load_phrasing, own_examples, packaged_annotations
 
@@ -58,8 +76,12 @@ def eval_table(gold_path: Path | None, phrasing_path: Path | None, corpus: Path 
         from aac.classifiers.training import SHIPPED_WITH_ANNOTATED
 
         union_data = shipped_data(with_annotated=SHIPPED_WITH_ANNOTATED)
-        rep, _ = union_report(union_data)
-        print_union_report(rep, console, len({d.group for d in union_data if d.source == "gold"}))
+        rep, P = union_report(union_data)
+        cascade = _cascade_beside(union_data, P, rep, teacher_folds, console) if teacher_folds else None
+        print_union_report(rep, console, len({d.group for d in union_data if d.source == "gold"}), cascade)
+    elif teacher_folds is not None:
+        console.print("--teacher-folds adds the teacher-cascade to the grouped CV over every real labelled item: it "
+                      "needs --cv, --union and no --gold / --corpus", style="yellow")
     if with_cv and not union_data:  # gold_dev only: the package's annotated sample items train every fold that does not hold out their repo
         sample = _default_path("agent_configs_sample.jsonl")
         annotated = load_annotated(packaged_annotations(), sample) if sample else []

@@ -96,17 +96,38 @@ def _table(title: str, rows: dict[str, dict], first: str) -> Table:
     return t
 
 
-def print_union_report(rep, console: Console, n_repos: int) -> None:
+def _beside(fast: dict[str, dict], cascade: dict[str, dict] | None) -> dict[str, dict]:
+    """Each group's fast row followed by its cascade row (when there is one)."""
+    if cascade is None:
+        return fast
+    out: dict[str, dict] = {}
+    for name, row in fast.items():
+        out[name] = row
+        if name in cascade:
+            out[f"{name}, teacher-cascade"] = cascade[name]
+    return out
+
+
+def print_union_report(rep, console: Console, n_repos: int, cascade=None) -> None:
+    """The grouped tables of the shipped recipe; with ``cascade`` (a report of
+    :func:`aac.classifiers.cascade_eval.cascade_report` on the same folds) its rows beside every one of them."""
+    top = {"ours (grouped CV)": rep.overall}
+    if cascade is not None:
+        top["teacher-cascade (grouped CV)"] = cascade.overall
     console.print(_table(f"trained, CV grouped by repository ({n_repos} repositories; C threshold {rep.type_threshold}, "
                          f"hard-lane threshold {rep.hard_threshold} on P(C) x authority)",
-                         {"ours (grouped CV)": rep.overall, **ISSUE_ROWS},
-                         "model"))
-    console.print(_table("per language group (grouped CV)", rep.by_language, "language"))
-    console.print(_table("per platform (grouped CV)", rep.by_platform, "platform"))
+                         {**top, **ISSUE_ROWS}, "model"))
+    console.print(_table("per language group (grouped CV)",
+                         _beside(rep.by_language, cascade.by_language if cascade else None), "language"))
+    console.print(_table("per platform (grouped CV)",
+                         _beside(rep.by_platform, cascade.by_platform if cascade else None), "platform"))
     forms = Table(title="C recall per form (rules held out in every language)")
     for col in ("set", "imperative", "declarative", "conditional", "passive", "distractor→C"):
         forms.add_column(col, justify="left" if col == "set" else "right")
-    for label, sets in (("type C", rep.forms), ("hard lane", rep.forms_hard)):
+    rows = [("type C", rep.forms), ("hard lane", rep.forms_hard)]
+    if cascade is not None:
+        rows += [("teacher-cascade, type C", cascade.forms), ("teacher-cascade, hard lane", cascade.forms_hard)]
+    for label, sets in rows:
         for name, f in sets.items():
             forms.add_row(f"{name} ({label})", *[f"{f[k]:.2f}" if k in f else "-" for k in
                                                  ("imperative", "declarative", "conditional", "passive", "distractor_to_c")])
@@ -120,6 +141,11 @@ def print_union_report(rep, console: Console, n_repos: int) -> None:
                   "gold_train's enriched samples down to the natural constraint share; gold C recall counts every "
                   "constraint once. Both thresholds are chosen on these out-of-fold scores, so the hard lane's recall "
                   "reads 0.95 by construction: its share of items is the figure.")
+    if cascade is not None:
+        share = cascade.overall.get("teacher_share", float("nan"))
+        console.print(f"teacher-cascade: a teacher fine-tuned per fold types the {share:.0%} of gold items the fast "
+                      "model is unsure of (prevalence-weighted); the fast model's hard lane is kept, plus the items "
+                      "typed C. Its parameters (the stored defaults) were chosen on these same folds.")
 
 
 def markdown_report(rep) -> list[str]:

@@ -184,6 +184,10 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
                                    "recipe's CV grouped by repository over every real labelled item (gold_dev + "
                                    "gold_train), per language group and platform, at both operating points (slow: "
                                    "minutes)."),
+        teacher_folds: Optional[Path] = typer.Option(None, "--teacher-folds", help="With the union CV: add the "
+                                                     "teacher-cascade beside it, its teachers fine-tuned per fold "
+                                                     "(about 16 min a fold on 2 cores; needs aac[minilm]) and cached "
+                                                     "in this folder for later runs."),
         llm_base_url: Optional[str] = typer.Option(None, "--llm-base-url"),
         llm_model: Optional[str] = typer.Option(None, "--llm-model"),
     ) -> None:
@@ -207,7 +211,8 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
         if corpus is not None and not corpus.is_dir():  # a mistyped --corpus must not score phrasing alone
             console.print(f"no corpus folder at {corpus}", style="red")
             raise typer.Exit(2)
-        if not eval_table(gold, phrasing, corpus, names, cv, llm_base_url, llm_model, holdouts=holdouts, union=union):
+        if not eval_table(gold, phrasing, corpus, names, cv, llm_base_url, llm_model, holdouts=holdouts, union=union,
+                          teacher_folds=teacher_folds):
             raise typer.Exit(2)  # nothing was evaluated (the reason is printed)
 
     from aac.cli.annotation import register as register_annotation

@@ -172,3 +172,13 @@ def test_classify_output_is_json_even_when_an_input_line_holds_nan(tmp_path):
     assert runner.invoke(app, ["classify", "--in", str(src), "--out", str(out)]).exit_code == 0
     row = json.loads(out.read_text(), parse_constant=lambda c: pytest.fail(f"{c} is not JSON"))
     assert row["id"] is None and row["type"] == "C"
+
+
+def test_eval_classifiers_says_when_teacher_folds_cannot_apply(tmp_path, gold_path, phrasing_path):
+    small = tmp_path / "gold.jsonl"
+    small.write_text("".join(open(gold_path, encoding="utf-8").readlines()[:40]))
+    res = runner.invoke(app, ["eval", "classifiers", "--gold", str(small), "--phrasing", str(phrasing_path), "--no-cv",
+                              "--classifiers", "regex", "--teacher-folds", str(tmp_path / "folds")])
+    assert res.exit_code == 0, res.output
+    assert "--teacher-folds adds the teacher-cascade" in res.output
+    assert not (tmp_path / "folds").exists()  # nothing fine-tuned, nothing cached
