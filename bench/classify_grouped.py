@@ -43,6 +43,9 @@ RECIPES = {
     "nb0r05": (FitOptions(nb_blend=0.0, c_reg=0.5), False),
     "nb0r3": (FitOptions(nb_blend=0.0, c_reg=3.0), False),
     "bal1": (FitOptions(c_source_balance=1.0), False),
+    # the shipped recipe (every annotated item) with the rules written as plain facts weighing more in the C stage
+    "shipped": (FitOptions(), "train"),
+    **{f"decl{k}": (FitOptions(declarative_c_weight=float(k)), "train") for k in (1, 4, 6, 8, 12, 16)},
 }
 
 

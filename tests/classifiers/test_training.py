@@ -442,3 +442,23 @@ def test_an_items_probabilities_do_not_depend_on_its_batch():
     for k in range(0, len(items), 97):
         assert np.array_equal(model.probabilities([items[k]])[0], whole[k])
         assert np.array_equal(model.probabilities(items[k:k + 5])[0], whole[k])
+
+
+def test_rules_written_as_plain_facts_weigh_more_in_the_constraint_stage():
+    from aac.classifiers import training
+
+    facts = ["the billing table holds the only copy of the invoices", "the payments vpc carries live card data",
+             "the clinic mail relays patient records unencrypted", "client money in the escrow account is not ours"]
+    beliefs = ["the billing page lists the invoices", "the payments service is written in go",
+               "the clinic site shows opening hours", "the escrow module has unit tests"]
+    data = ([Labelled(ItemInput(t), "C", group=f"r{i}", form="declarative", source="phrasing") for i, t in enumerate(facts)]
+            + [Labelled(ItemInput(f"never drop the {w} table"), "C", group=f"i{w}", form="imperative", source="phrasing")
+               for w in ("orders", "users")]
+            + [Labelled(ItemInput(t), "B", group=f"g{k}", source="gold") for k in range(3) for t in beliefs]
+            + [Labelled(ItemInput(f"run make test in {w}"), "P", group=f"g{k}", source="gold")
+               for k, w in enumerate(("api", "web", "cli"))])
+    new_fact = [ItemInput("the audit table holds the only copy of the card data")]
+    plain, weighted = (training.fit(data, FitOptions(declarative_c_weight=k, word_vectors=0.0)).probabilities(new_fact)
+                       for k in (1.0, 8.0))
+    assert weighted[0, TYPES.index("C")] > plain[0, TYPES.index("C")]
+    assert training._forms(data).tolist() == ["declarative"] * 4 + ["imperative"] * 2 + [""] * 15
