@@ -41,6 +41,19 @@ from aac.classifiers.union_report import shipped_data  # noqa: E402
 from aac.core.labels import TYPES  # noqa: E402
 
 
+def recipe_key(data, opts: FitOptions) -> str:
+    """A short digest of the fast recipe's options and of every row's label and text: the cached out-of-fold scores
+    are reused only for the same recipe on the same data."""
+    import hashlib
+    import json
+    from dataclasses import asdict
+
+    h = hashlib.sha256(json.dumps(asdict(opts), sort_keys=True).encode())
+    for d in data:
+        h.update(f"{d.source}\t{d.label}\t{d.item.text}\n".encode())
+    return h.hexdigest()[:12]
+
+
 def figures(data, labels: np.ndarray, hard: np.ndarray, risk: np.ndarray, scored: np.ndarray, band: np.ndarray,
             w: np.ndarray) -> dict:
     gold = np.flatnonzero(scored & np.asarray([d.source == "gold" for d in data]))
@@ -81,7 +94,7 @@ def main() -> None:
     splits = training.fold_splits(data, opts)
     folds = [int(k) for k in args.folds.split(",")]
     T = fold_teacher_proba(data, splits, cache, folds, log=lambda m: print(f"  {m}", flush=True))
-    fast_file = cache / f"fast_oof_n{len(data)}.npy"
+    fast_file = cache / f"fast_oof_n{len(data)}_{recipe_key(data, opts)}.npy"  # a changed recipe or data: refitted
     if not fast_file.exists():
         np.save(fast_file, training.out_of_fold_proba(data, opts))
     F = np.load(fast_file)
