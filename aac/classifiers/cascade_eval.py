@@ -32,6 +32,7 @@ def fold_teacher_proba(data: Sequence[Labelled], splits: Sequence[tuple[np.ndarr
     say = log or (lambda _: None)
     cache = Path(cache)
     cache.mkdir(parents=True, exist_ok=True)
+    _check_recipe(cache)
     T = np.full((len(data), len(TYPES)), np.nan)
     for k in range(len(splits)) if folds is None else folds:
         tr, te = splits[k]
@@ -50,6 +51,30 @@ def fold_teacher_proba(data: Sequence[Labelled], splits: Sequence[tuple[np.ndarr
                              f"{len(te)} held-out rows of {len(TYPES)}: delete it to fine-tune the fold again")
         T[te] = proba
     return T
+
+
+def _check_recipe(cache: Path) -> None:
+    """The folder's probabilities must come from the teacher recipe of this code (``fit_teacher``'s defaults): the
+    recipe is written on first use and a folder of another one is refused rather than read."""
+    import inspect
+    import json
+
+    from aac.classifiers.teacher_cascade import fit_teacher
+
+    recipe = {"teacher": "all-MiniLM-L6-v2 fine-tuned (fit_teacher)",
+              **{name: par.default for name, par in inspect.signature(fit_teacher).parameters.items()
+                 if name in ("epochs", "max_len", "seed", "annotated_weight")}}
+    path = cache / "teacher_recipe.json"
+    if not path.is_file():
+        path.write_text(json.dumps(recipe, indent=1) + "\n", encoding="utf-8")
+        return
+    try:
+        stored = json.loads(path.read_text(encoding="utf-8"))
+    except ValueError:
+        stored = None
+    if stored != recipe:
+        raise ValueError(f"{cache} holds teachers of another recipe ({path.name}: {stored}; this code fits "
+                         f"{recipe}): give another folder")
 
 
 def cascade_report(data: Sequence[Labelled], P_fast: np.ndarray, T: np.ndarray, weights: Sequence[float],

@@ -110,3 +110,17 @@ def test_the_union_report_prints_the_cascade_beside_every_table():
     for words in ("teacher-cascade (grouped CV)", "english, teacher-cascade", "cursor, teacher-cascade",
                   "teacher-cascade: a teacher fine-tuned per fold"):
         assert words in out
+
+
+def test_a_folder_of_another_teacher_recipe_is_refused(tmp_path):
+    import json
+
+    for k, (_, te) in enumerate(_splits()):
+        np.save(tmp_path / f"idx{k}.npy", te)
+        np.save(tmp_path / f"te{k}.npy", np.full((len(te), len(TYPES)), 0.2))
+    fold_teacher_proba(_data(), _splits(), tmp_path)  # first use writes the recipe
+    recipe = json.loads((tmp_path / "teacher_recipe.json").read_text())
+    assert recipe["epochs"] == 1 and recipe["annotated_weight"] == 0.5
+    (tmp_path / "teacher_recipe.json").write_text(json.dumps({**recipe, "epochs": 2}))
+    with pytest.raises(ValueError, match="another recipe"):
+        fold_teacher_proba(_data(), _splits(), tmp_path)
