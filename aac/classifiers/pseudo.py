@@ -47,13 +47,12 @@ def targets(Q: np.ndarray, mode: PseudoMode) -> np.ndarray:
     return np.where(conf[:, None], np.eye(len(TYPES))[Q.argmax(axis=1)], 0.0)
 
 
-def _fit_c_stage(Xc, y, w, votes, sources, Uc, Q, weight, opts, balanced):
+def _fit_c_stage(Xc, y, w, votes, sources, Uc, Q, weight, opts, balanced, forms=None):
     from scipy.sparse import vstack
     from sklearn.linear_model import LogisticRegression
 
     is_c = y == C_INDEX
-    if opts.annotated_c_weight is not None:
-        w = np.where(sources == "annotated", opts.annotated_c_weight, w)
+    w = training._c_stage_weights(w, opts, sources, forms)
     pos, neg = training._class_weights(is_c, sources, opts.c_source_balance)
     t = is_c.astype(float)
     share = training._c_shares(y, votes, opts.soft_c)
@@ -97,12 +96,12 @@ def _fit_type_stage(Xt, y, w, Ut, Q, weight, opts):
     return W, b
 
 
-def fit_all_with_pseudo(Xt, Xc, y, opts, w, votes, sources, Ut, Uc, Q, weight: float, mode: PseudoMode):
+def fit_all_with_pseudo(Xt, Xc, y, opts, w, votes, sources, Ut, Uc, Q, weight: float, mode: PseudoMode, forms=None):
     """(W, b, cw, cb) as ``training._fit_all`` returns them, with the pseudo-labelled rows added (two-stage only)."""
     if Xc is None:
         raise ValueError("pseudo-labels need the two-stage model")
     T = targets(Q, mode)
-    cw, cb = _fit_c_stage(Xc, y, w, votes, sources, Uc, T, weight, opts, mode.balanced)
+    cw, cb = _fit_c_stage(Xc, y, w, votes, sources, Uc, T, weight, opts, mode.balanced, forms)
     if mode.c_only or weight <= 0:
         rest = y != C_INDEX
         Xr, yr, wr = training._soft_type_rows(Xt[rest], y[rest], w[rest], None if votes is None else votes[rest],
@@ -127,13 +126,13 @@ def distilled_oof(data: Sequence[Labelled], splits, pool, pooled: Sequence[np.nd
     Xt, Xc = training._matrices(data, opts)
     Ut, Uc = pool_matrices([p.item for p in pool], opts)
     y, w = training._labels(data), training._weights(data, opts)
-    votes, sources = training._votes(data, opts), training._sources(data)
+    votes, sources, forms = training._votes(data, opts), training._sources(data), training._forms(data)
     groups = np.asarray([d.group for d in data], dtype=object)
     repos = np.asarray([p.repo for p in pool], dtype=object)
     P = np.full((len(data), len(TYPES)), np.nan)
     for f, (tr, te) in enumerate(splits):
         keep = np.flatnonzero(~np.isin(repos, list(set(groups[te]))))
         W, b, cw, cb = fit_all_with_pseudo(Xt[tr], Xc[tr], y[tr], opts, w[tr], None if votes is None else votes[tr],
-                                           sources[tr], Ut[keep], Uc[keep], pooled[f][keep], weight, m)
+                                           sources[tr], Ut[keep], Uc[keep], pooled[f][keep], weight, m, forms[tr])
         P[te] = training._proba(Xt[te], Xc[te], W, b, cw, cb)
     return P

@@ -174,12 +174,20 @@ def _fit_all(Xt, Xc, y: np.ndarray, opts: FitOptions, w: np.ndarray, votes: np.n
     rest = y != C_INDEX
     Xr, yr, wr = _soft_type_rows(Xt[rest], y[rest], w[rest], None if votes is None else votes[rest], opts.soft_type)
     W, b = _fit_type_stage(Xr, yr, opts, wr)
+    cw, cb = _fit_c_stage(Xc, y == C_INDEX, opts, _c_stage_weights(w, opts, sources, forms),
+                          _c_shares(y, votes, opts.soft_c), sources)
+    return W, b, cw, cb
+
+
+def _c_stage_weights(w: np.ndarray, opts: FitOptions, sources: np.ndarray | None = None,
+                     forms: np.ndarray | None = None) -> np.ndarray:
+    """The rows' weights in the constraint stage: annotated items at ``annotated_c_weight``, rules written as plain
+    facts (form "declarative") times ``declarative_c_weight``; every fit of that stage reads them from here."""
     if opts.annotated_c_weight is not None and sources is not None:
         w = np.where(sources == "annotated", opts.annotated_c_weight, w)
     if opts.declarative_c_weight != 1.0 and forms is not None:
         w = np.where(forms == "declarative", w * opts.declarative_c_weight, w)
-    cw, cb = _fit_c_stage(Xc, y == C_INDEX, opts, w, _c_shares(y, votes, opts.soft_c), sources)
-    return W, b, cw, cb
+    return w
 
 
 def _proba(Xt, Xc, W, b, cw, cb) -> np.ndarray:
