@@ -31,14 +31,12 @@ from bench._report import add_write_docs_flag, run_with_docs  # noqa: E402
 
 from aac.classifiers import training  # noqa: E402
 from aac.classifiers.datasets import prevalence_weights  # noqa: E402
-from aac.classifiers.grouped_eval import C, constraint_risk, weighted_summary  # noqa: E402
+from aac.classifiers.grouped_eval import C  # noqa: E402
 from aac.classifiers.linear import hard_lane  # noqa: E402
-from aac.classifiers.metrics import form_recall  # noqa: E402
-from aac.classifiers.cascade_eval import fold_teacher_proba  # noqa: E402
+from aac.classifiers.cascade_eval import cascade_report, fold_teacher_proba  # noqa: E402
 from aac.classifiers.teacher_cascade import CascadeParams, refine  # noqa: E402
 from aac.classifiers.training import FitOptions, operating_points  # noqa: E402
 from aac.classifiers.union_report import shipped_data  # noqa: E402
-from aac.core.labels import TYPES  # noqa: E402
 
 
 def recipe_key(data, opts: FitOptions) -> str:
@@ -54,18 +52,10 @@ def recipe_key(data, opts: FitOptions) -> str:
     return h.hexdigest()[:12]
 
 
-def figures(data, labels: np.ndarray, hard: np.ndarray, risk: np.ndarray, scored: np.ndarray, band: np.ndarray,
-            w: np.ndarray) -> dict:
-    gold = np.flatnonzero(scored & np.asarray([d.source == "gold" for d in data]))
-    s = weighted_summary([data[i].label for i in gold], [TYPES[k] for k in labels[gold]], w[gold], hard[gold],
-                         risk[gold])
-    s["teacher_share"] = float(w[gold][band[gold]].sum() / w[gold].sum())
-    for name, multi in (("decl", False), ("decl_ml", True)):
-        rows = [i for i in np.flatnonzero(scored) if data[i].source == "phrasing"
-                and bool(data[i].extra.get("lang")) == multi]
-        s[name] = form_recall([data[i].label for i in rows], [TYPES[labels[i]] for i in rows],
-                              [data[i].form for i in rows]).get("declarative", float("nan")) if rows else float("nan")
-    return s
+def figures(rep) -> dict:
+    """A cascade report's overall row with the declarative C recall of both phrasing sets."""
+    decl = {name: f.get("declarative", float("nan")) for name, f in rep.forms.items()}
+    return {**rep.overall, "decl": decl.get("phrasing_dev", float("nan")), "decl_ml": decl.get("multilingual", float("nan"))}
 
 
 HEADER = (f"{'labels from':34} {'teacher on':>10} {'C-rec':>5} {'C-prec':>6} {'C-F1':>5} {'mF1':>5} {'acc':>5} "
@@ -107,15 +97,16 @@ def main() -> None:
     is_c = np.asarray([d.label == "C" for d in data])
     gold = np.asarray([d.source == "gold" for d in data]) & scored
     Fz, Tz = np.nan_to_num(F), np.nan_to_num(T)
-    risk = constraint_risk(Fs, data)
     hard = hard_lane(Fz, authority, t_hard) & scored
     print(f"grouped CV over the union, folds {folds} of 5 by repository (as bench/classify_grouped.py): "
           f"{int(gold.sum())} gold items ({int((gold & is_c).sum())} C), prevalence-weighted; fast C threshold "
           f"{t_type:.2f}, hard lane at risk >= {t_hard:.4f}")
     print(HEADER)
     no_band = CascadeParams(mix=0.0, type_threshold=t_type, band_gap=0.0, c_window=0.0)
-    _, labels, hard_out, band = refine(Fz, authority, t_type, hard, lambda rows: Tz[rows], no_band)
-    print(line("fast model (shipped recipe)", t_type, figures(data, labels, hard_out, risk, scored, band, w)))
+    def report(params: CascadeParams):  # the package's own reading of the cascade's out-of-fold decisions
+        return figures(cascade_report(data, F, T, w, t_type, t_hard, params))
+
+    print(line("fast model (shipped recipe)", t_type, report(no_band)))
     rows = np.flatnonzero(gold)
 
     def c_f1(params: CascadeParams) -> float:
@@ -132,9 +123,8 @@ def main() -> None:
 
                 # the mixed C threshold with the best weighted C-F1 of the cascade's own decisions (exact hundredths)
                 t_mix = max((t / 100 for t in range(5, 96)), key=lambda t: (round(c_f1(at(t)), 9), -t))
-                _, labels, hard_out, band = refine(Fz, authority, t_type, hard, lambda rows: Tz[rows], at(t_mix))
                 name = (f"mix {mix:g}, gap < {gap:g}, C window {win:g}" if gap <= 1 else f"mix {mix:g}, every item")
-                print(line(name, t_mix, figures(data, labels, hard_out, risk, scored, band, w)), flush=True)
+                print(line(name, t_mix, report(at(t_mix))), flush=True)
 
 
 if __name__ == "__main__":
